@@ -1,0 +1,240 @@
+"""Game records in the PGN-like text of ``spec/notation.md``: tag pairs, move text, result.
+
+A record replays exactly: ``Record.replay()`` applies every move to a fresh game and returns every position
+on the way; an illegal or malformed move is reported with its line and move number. Records are written by
+``Record.from_game`` and read by ``Record.parse``; ``parse(text).to_text() == text`` for records this module
+wrote.
+
+The Geister family is the only game with records so far; ``new_game`` is the single place that turns a record's
+tags into a starting state, so other games plug in there.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from core.errors import IllegalMoveError, NotationError, RecordError
+from core.game import Side
+from core.geister import GeisterState, Variant, variant_by_name
+from core.notation import Move
+
+RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+
+_TAG_RE = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]')
+_TOKEN_RE = re.compile(r"\{[^}]*\}|\{[^}]*$|\d+\.(?:\.\.)?|\S+")
+
+
+@dataclass
+class RecordedMove:
+    text: str
+    comment: str | None = None
+    line: int = 0
+
+
+@dataclass
+class Record:
+    """Tags (in order), moves with optional ``{comments}``, and the result."""
+
+    tags: dict[str, str] = field(default_factory=dict)
+    moves: list[RecordedMove] = field(default_factory=list)
+
+    # ---- reading
+
+    @classmethod
+    def parse(cls, text: str) -> Record:
+        record = cls()
+        body_lines: list[tuple[int, str]] = []
+        for number, raw in enumerate(text.splitlines(), start=1):
+            line = raw.strip()
+            if not line or line.startswith(";"):
+                continue
+            if line.startswith("[") and not body_lines:
+                match = _TAG_RE.fullmatch(line)
+                if match is None:
+                    raise RecordError(f'malformed tag {line!r}: expected [Name "value"]', number)
+                record.tags[match.group(1)] = match.group(2).replace('\\"', '"').replace("\\\\", "\\")
+                continue
+            body_lines.append((number, line))
+        result_seen: str | None = None
+        for number, line in body_lines:
+            for token in _TOKEN_RE.finditer(line):
+                word = token.group()
+                if result_seen is not None:
+                    raise RecordError(f"text after the result {result_seen!r}: {word!r}", number)
+                if word.startswith("{"):
+                    if not word.endswith("}"):
+                        raise RecordError("a comment opened with '{' is not closed on the same line", number)
+                    if not record.moves:
+                        raise RecordError("a comment must follow a move", number)
+                    comment = word[1:-1].strip()
+                    previous = record.moves[-1].comment
+                    record.moves[-1].comment = f"{previous} {comment}" if previous else comment
+                elif re.fullmatch(r"\d+\.(\.\.)?", word):
+                    continue
+                elif word in RESULTS:
+                    result_seen = word
+                else:
+                    record.moves.append(RecordedMove(word, None, number))
+        if result_seen is not None:
+            tagged = record.tags.get("Result")
+            if tagged is not None and tagged != result_seen:
+                raise RecordError(f"the Result tag says {tagged!r} but the move text ends with {result_seen!r}")
+            record.tags["Result"] = result_seen
+        if "Game" not in record.tags:
+            raise RecordError('the record has no [Game "..."] tag, so it cannot say which game it is')
+        return record
+
+    @classmethod
+    def load(cls, path: str | Path) -> Record:
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except UnicodeDecodeError as error:
+            raise RecordError(f"{path} is not UTF-8 text: {error}") from None
+        try:
+            return cls.parse(text)
+        except RecordError as error:
+            raise RecordError(f"{path}: {error}") from None
+
+    # ---- writing
+
+    @classmethod
+    def from_game(cls, state: GeisterState, tags: dict[str, str] | None = None) -> Record:
+        """The record of ``state``'s game so far; ``tags`` add to (and override) the ones derived from the game."""
+        record_tags: dict[str, str] = {"Game": state.variant.name}
+        record_tags.update({k: v for k, v in (tags or {}).items() if k not in ("Setup1", "Setup2", "Start")})
+        for side in Side:
+            setup = state.setup(side)
+            record_tags[f"Setup{side.number}"] = setup.to_text() if setup is not None else "?"
+        start = state.start_position or state.variant.standard_start()
+        record_tags["Start"] = start
+        outcome = state.outcome()
+        record_tags["Result"] = outcome.result_text if outcome else "*"
+        if outcome is not None:
+            record_tags.setdefault("Termination", outcome.reason)
+        moves = [RecordedMove(m.to_text()) for m in state.moves()]
+        return cls(record_tags, moves)
+
+    def to_text(self) -> str:
+        lines = [f'[{name} "{_escape(value)}"]' for name, value in self.tags.items()]
+        first = Side.from_number(self._start_fields()[1]) if self._start_fields() else Side.P1
+        words: list[str] = []
+        for index, move in enumerate(self.moves):
+            number, side = _move_number(index, first)
+            if side is Side.P1:
+                words.append(f"{number}.")
+            elif index == 0:
+                words.append(f"{number}...")
+            words.append(move.text)
+            if move.comment:
+                words.append(f"{{{move.comment}}}")
+        words.append(self.tags.get("Result", "*"))
+        return "\n".join(lines) + "\n\n" + _wrap(words, 100) + "\n"
+
+    def save(self, path: str | Path) -> None:
+        """Write atomically, so a crash while saving never leaves half a record."""
+        target = Path(path)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        temporary = target.with_name(target.name + ".tmp")
+        temporary.write_text(self.to_text(), encoding="utf-8")
+        temporary.replace(target)
+
+    # ---- replaying
+
+    @property
+    def result(self) -> str:
+        return self.tags.get("Result", "*")
+
+    def new_game(self) -> GeisterState:
+        """The state before the first move, built from the tags (``Game``, ``Start``, ``Setup1``/``Setup2``)."""
+        try:
+            variant = variant_by_name(self.tags["Game"])
+        except NotationError as error:
+            raise RecordError(str(error)) from None
+        start = self.tags.get("Start", variant.standard_start())
+        setups = [self.tags.get(f"Setup{side.number}", "?") for side in Side]
+        try:
+            if _is_standard_start(start, variant):
+                first = Side.from_number(start.split()[1])
+                state = GeisterState(variant, first)
+                for side, text in zip(Side, setups, strict=True):
+                    state.apply(variant.parse_setup(text, side))
+                return state
+            state = GeisterState.from_position(start, variant)
+        except (NotationError, IllegalMoveError) as error:
+            raise RecordError(f"cannot set up the game: {error}") from None
+        return state
+
+    def replay(self) -> list[GeisterState]:
+        """Every state of the game: before the first move, then after each move. Raises ``RecordError``."""
+        state = self.new_game()
+        states = [state.clone()]
+        first = state.to_move
+        for index, recorded in enumerate(self.moves):
+            number, side = _move_number(index, first)
+            where = f"move {number}{'.' if side is Side.P1 else '...'} {recorded.text}"
+            if state.is_terminal():
+                raise RecordError(f"{where}: the game was already over ({state.outcome()})", recorded.line)
+            try:
+                state.push(Move.parse(recorded.text))
+            except NotationError as error:
+                raise RecordError(f"{where}: {error}", recorded.line) from None
+            except IllegalMoveError as error:
+                raise RecordError(f"{where}: {error}", recorded.line) from None
+            states.append(state.clone())
+        self._check_result(state)
+        return states
+
+    def iter_positions(self) -> Iterator[str]:
+        for state in self.replay():
+            yield state.position()
+
+    def _check_result(self, final: GeisterState) -> None:
+        outcome = final.outcome()
+        claimed = self.result
+        if outcome is not None and claimed != "*" and claimed != outcome.result_text:
+            raise RecordError(f"the record claims {claimed} but the moves end in {outcome.result_text} ({outcome})")
+
+    def _start_fields(self) -> list[str] | None:
+        start = self.tags.get("Start")
+        return start.split() if start else None
+
+
+def _is_standard_start(start: str, variant: Variant) -> bool:
+    """A start with only unknown pieces, all on their set-up squares: the set-up tags then give the colours."""
+    fields = start.split()
+    if len(fields) < 2:
+        return False
+    standard = variant.standard_start().split()
+    rest_is_default = fields[2:] in ([], ["-"], ["-", "0"])
+    return fields[0] == standard[0] and rest_is_default
+
+
+def _move_number(index: int, first: Side) -> tuple[int, Side]:
+    """Full-move number and mover of the ``index``-th move (0-based) when ``first`` moved first."""
+    offset = 0 if first is Side.P1 else 1
+    ply = index + offset
+    return ply // 2 + 1, Side.P1 if ply % 2 == 0 else Side.P2
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _wrap(words: list[str], width: int) -> str:
+    lines: list[str] = []
+    current = ""
+    for word in words:
+        if current and len(current) + 1 + len(word) > width:
+            lines.append(current)
+            current = word
+        else:
+            current = f"{current} {word}" if current else word
+    if current:
+        lines.append(current)
+    return "\n".join(lines)
+
+
+__all__ = ["Record", "RecordedMove", "RESULTS"]
