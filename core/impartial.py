@@ -1,0 +1,390 @@
+"""Nim and other impartial heap games (``spec/rules.md`` section 5) as a turn-based, perfect-information ``Game``.
+
+A *rule* says which moves a heap allows; the state is the row of heaps, the rule and the play convention:
+
+* ``Nim()``: take any positive number of stones from one heap;
+* ``Subtraction({1, 2, 3})``: take a number of stones in the set from one heap;
+* ``Octal("0.77")``: a take-and-break game in octal notation (Kayles ``0.77``, Dawson's Kayles ``0.07``).
+  Digit ``d_k`` (``k`` = 1, 2, ... after the point; ``d_0`` before it) says what may happen when ``k`` stones
+  are taken from a heap: bit 1 -> the heap may be taken whole (no heap left), bit 2 -> the rest may be left as
+  one heap, bit 4 -> the rest may be split into two non-empty heaps. ``d_0`` may only be 0 or 4 (splitting a
+  heap without taking anything); a ``d_0`` with bit 2 would allow a move that changes nothing.
+
+Players alternate, player 1 first. Normal play: a player who cannot move loses; misere: that player wins.
+
+Text forms (``spec/notation.md``):
+
+* heaps: ``"3,4,5"``; an emptied heap stays in the row as ``0`` so heap numbers do not shift under a player;
+* a move: ``"<heap>:<take>"`` with heaps numbered from 1, e.g. ``"2:3"``: take 3 stones from heap 2 and
+  leave the rest as one heap (or nothing, if all are taken);
+* a move that splits: ``"<heap>:<take>/<a>+<b>"``, e.g. ``"2:1/1+3"``: take 1 stone from heap 2 and split
+  the remaining 4 into heaps of 1 and 3, which take heap 2's place in that order (``1+3`` and ``3+1`` are
+  both legal and give mirrored rows; ``legal_actions`` lists only ``a <= b``).
+  ``parse_action`` also reads the short form ``"2:1"`` for a split when leaving one heap is not allowed and
+  only one split is possible (up to order), e.g. ``"1:1"`` on a heap of 3 under rule ``0.4`` means
+  ``"1:1/1+1"``. ``format_action`` always writes the split out.
+* a rule: ``"nim"``, ``"{1,2,3}"`` (subtraction set), ``"0.77"`` (octal); ``parse_rule`` also knows the
+  names ``kayles`` and ``dawsons-kayles``.
+"""
+
+from __future__ import annotations
+
+import re
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+
+from core.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, NotationError
+from core.game import TERMINAL, Outcome, Side
+
+#: What a heap turns into after a move: nothing, one heap, or two heaps.
+Parts = tuple[int, ...]
+
+
+class HeapRule(ABC):
+    """Which moves a single heap allows. Subclasses say only ``allows``; the rest follows from it."""
+
+    @abstractmethod
+    def allows(self, take: int, leaves: int) -> bool:
+        """May ``take`` stones be removed leaving ``leaves`` heaps (0: none, 1: one, 2: two non-empty)?"""
+
+    @property
+    @abstractmethod
+    def text(self) -> str:
+        """The rule's text form, read back by ``parse_rule``."""
+
+    def moves(self, size: int) -> Iterator[tuple[int, Parts]]:
+        """Every move from a heap of ``size``: ``(take, parts left)``, two parts listed once with ``a <= b``."""
+        for take in range(size + 1):
+            rest = size - take
+            if rest == 0:
+                if self.allows(take, 0):
+                    yield take, ()
+                continue
+            if self.allows(take, 1):
+                yield take, (rest,)
+            if rest >= 2 and self.allows(take, 2):
+                for a in range(1, rest // 2 + 1):
+                    yield take, (a, rest - a)
+
+    def options(self, size: int) -> set[Parts]:
+        """The heaps a heap of ``size`` can become, sorted (what a Grundy computation needs)."""
+        return {parts for _, parts in self.moves(size)}
+
+
+@dataclass(frozen=True)
+class Nim(HeapRule):
+    """Take any positive number of stones from one heap."""
+
+    def allows(self, take: int, leaves: int) -> bool:
+        return take >= 1 and leaves <= 1
+
+    @property
+    def text(self) -> str:
+        return "nim"
+
+    def __str__(self) -> str:
+        return "Nim"
+
+
+@dataclass(frozen=True)
+class Subtraction(HeapRule):
+    """Take ``s`` stones from one heap, for ``s`` in the subtraction set."""
+
+    values: frozenset[int]
+
+    def __init__(self, values: Iterable[int]) -> None:
+        chosen = frozenset(values)
+        if not chosen or min(chosen) < 1:
+            raise ValueError(f"a subtraction set holds positive numbers (at least one), not {sorted(chosen)}")
+        object.__setattr__(self, "values", chosen)
+
+    def allows(self, take: int, leaves: int) -> bool:
+        return take in self.values and leaves <= 1
+
+    @property
+    def text(self) -> str:
+        return "{" + ",".join(str(v) for v in sorted(self.values)) + "}"
+
+    def __str__(self) -> str:
+        return f"subtraction game {self.text}"
+
+
+_OCTAL_RE = re.compile(r"([0-7]?)\.([0-7]*)")
+
+
+@dataclass(frozen=True)
+class Octal(HeapRule):
+    """A take-and-break game given by its octal code, e.g. ``Octal("0.77")`` (Kayles); see the module docstring."""
+
+    code: str
+    #: ``digits[k]`` is the octal digit for taking ``k`` stones (``digits[0]``: the digit before the point).
+    digits: tuple[int, ...] = field(init=False, repr=False, compare=False)
+
+    def __init__(self, code: str) -> None:
+        match = _OCTAL_RE.fullmatch(code.strip())
+        if match is None:
+            raise NotationError(
+                f"{code.strip()!r} is not an octal game code: expected a point then octal digits 0-7, e.g. '0.77'"
+            )
+        first = int(match.group(1) or "0")
+        if first not in (0, 4):
+            raise NotationError(
+                f"octal code {code.strip()!r}: the digit before the point may only be 0 or 4 "
+                "(splitting a heap without taking stones); other bits would allow taking nothing"
+            )
+        digits = (first, *(int(d) for d in match.group(2).rstrip("0")))
+        object.__setattr__(self, "digits", digits)
+        object.__setattr__(self, "code", f"{first}." + ("".join(str(d) for d in digits[1:]) or "0"))
+
+    def allows(self, take: int, leaves: int) -> bool:
+        return 0 <= take < len(self.digits) and bool(self.digits[take] & (1 << leaves))
+
+    @property
+    def text(self) -> str:
+        return self.code
+
+    def __str__(self) -> str:
+        return f"octal game {self.code}"
+
+
+KAYLES = Octal("0.77")
+DAWSONS_KAYLES = Octal("0.07")
+
+_RULE_NAMES: dict[str, HeapRule] = {"nim": Nim(), "kayles": KAYLES, "dawsons-kayles": DAWSONS_KAYLES}
+_SET_RE = re.compile(r"(?:s\s*=\s*)?\{([\d\s,]*)\}")
+
+
+def parse_rule(text: str) -> HeapRule:
+    """Read ``nim``, ``kayles``, ``dawsons-kayles``, a subtraction set ``{1,2,3}`` or an octal code ``0.77``."""
+    cleaned = text.strip().lower()
+    if cleaned in _RULE_NAMES:
+        return _RULE_NAMES[cleaned]
+    if _OCTAL_RE.fullmatch(cleaned):
+        return Octal(cleaned)
+    match = _SET_RE.fullmatch(cleaned)
+    if match is not None:
+        numbers = [part.strip() for part in match.group(1).split(",")]
+        if all(number.isdigit() for number in numbers):
+            try:
+                return Subtraction(int(number) for number in numbers)
+            except ValueError as error:
+                raise NotationError(str(error)) from None
+    raise NotationError(
+        f"{text.strip()!r} is not a heap-game rule: expected 'nim', 'kayles', 'dawsons-kayles', "
+        "a subtraction set like '{1,2,3}', or an octal code like '0.77'"
+    )
+
+
+_MOVE_RE = re.compile(r"\s*(\d+)\s*:\s*(\d+)\s*(?:/\s*(\d+)\s*\+\s*(\d+)\s*)?")
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class HeapMove:
+    """Take ``take`` stones from heap ``index`` (0-based; the text counts from 1), maybe splitting the rest.
+
+    ``split`` is ``None`` when the rest stays one heap (or nothing is left), else the two new heaps in the
+    order they take the old heap's place.
+    """
+
+    index: int
+    take: int
+    split: tuple[int, int] | None = None
+
+    @property
+    def number(self) -> int:
+        """The heap's number as people and the notation count: 1 for the first heap."""
+        return self.index + 1
+
+    @classmethod
+    def parse(cls, text: str) -> HeapMove:
+        """Read ``"2:3"`` or ``"2:1/1+3"`` without a position (``HeapGameState.parse_action`` reads short splits)."""
+        match = _MOVE_RE.fullmatch(text)
+        if match is None:
+            raise InvalidMoveError(
+                f"{text.strip()!r} is not a heap move: expected '<heap>:<take>' like '2:3', or "
+                "'<heap>:<take>/<a>+<b>' like '2:1/1+3' to split the rest into heaps a and b"
+            )
+        number = int(match.group(1))
+        if number < 1:
+            raise InvalidMoveError(f"{text.strip()!r}: heaps are numbered from 1")
+        split = None if match.group(3) is None else (int(match.group(3)), int(match.group(4)))
+        return cls(number - 1, int(match.group(2)), split)
+
+    def to_text(self) -> str:
+        base = f"{self.number}:{self.take}"
+        return base if self.split is None else f"{base}/{self.split[0]}+{self.split[1]}"
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    def __repr__(self) -> str:
+        return f"HeapMove.parse({self.to_text()!r})"
+
+
+_HEAPS_RE = re.compile(r"\s*\d+\s*(?:,\s*\d+\s*)*")
+
+
+def parse_heaps(text: str) -> tuple[int, ...]:
+    """Read ``"3,4,5"``: one or more heap sizes (0 allowed for an emptied heap)."""
+    if _HEAPS_RE.fullmatch(text) is None:
+        raise InvalidPositionError(
+            f"{text.strip()!r} is not a row of heaps: expected heap sizes separated by commas, e.g. '3,4,5'"
+        )
+    return tuple(int(part) for part in text.split(","))
+
+
+def format_heaps(heaps: Sequence[int]) -> str:
+    return ",".join(str(h) for h in heaps)
+
+
+@dataclass(frozen=True)
+class HeapView:
+    """What ``player`` knows: everything (impartial games have no hidden information)."""
+
+    player: Side
+    heaps: tuple[int, ...]
+    rule: HeapRule
+    misere: bool
+    to_move: Side | None
+    history: tuple[HeapMove, ...]
+    outcome: Outcome | None
+
+
+class HeapGameState:
+    """A heap game in progress: mutable, ``apply``/``undo``, cheap to ``clone``.
+
+    ``HeapGameState((3, 4, 5))`` is Nim; ``HeapGameState.from_text("3,4,5", Subtraction({1, 2, 3}))``,
+    ``HeapGameState((5,), KAYLES, misere=True)`` other games.
+    """
+
+    game_name = "nim"
+
+    def __init__(self, heaps: Sequence[int], rule: HeapRule | None = None, misere: bool = False) -> None:
+        start = tuple(int(h) for h in heaps)
+        if not start:
+            raise InvalidPositionError("a heap game needs at least one heap, e.g. '3,4,5'")
+        if min(start) < 0:
+            raise InvalidPositionError(f"heap sizes cannot be negative: {format_heaps(start)}")
+        self.heaps = start
+        self.rule: HeapRule = rule if rule is not None else Nim()
+        self.misere = misere
+        self._history: list[HeapMove] = []
+        self._undo: list[tuple[int, ...]] = []
+
+    @classmethod
+    def from_text(cls, text: str, rule: HeapRule | str | None = None, misere: bool = False) -> HeapGameState:
+        return cls(parse_heaps(text), parse_rule(rule) if isinstance(rule, str) else rule, misere)
+
+    @property
+    def heaps_text(self) -> str:
+        return format_heaps(self.heaps)
+
+    @property
+    def to_move(self) -> Side:
+        """Whose turn it is (also after the game ends: the player who could not move)."""
+        return Side.P1 if len(self._history) % 2 == 0 else Side.P2
+
+    def _moves(self) -> Iterator[HeapMove]:
+        for index, size in enumerate(self.heaps):
+            for take, parts in self.rule.moves(size):
+                yield HeapMove(index, take, (parts[0], parts[1]) if len(parts) == 2 else None)
+
+    def current_player(self) -> int:
+        return TERMINAL if self.is_terminal() else self.to_move
+
+    def legal_actions(self, player: Side | None = None) -> list[HeapMove]:
+        if player is not None and player != self.to_move:
+            return []
+        return list(self._moves())
+
+    def why_illegal(self, move: HeapMove) -> str | None:
+        """Why ``move`` may not be played here, or ``None`` if it may."""
+        if not 0 <= move.index < len(self.heaps):
+            return f"there is no heap {move.number}: heaps are numbered 1 to {len(self.heaps)}"
+        size = self.heaps[move.index]
+        if move.take > size:
+            return f"heap {move.number} has {size} stones: cannot take {move.take}"
+        rest = size - move.take
+        if move.split is None:
+            leaves = 0 if rest == 0 else 1
+            if not self.rule.allows(move.take, leaves):
+                left = "nothing" if rest == 0 else f"a heap of {rest}"
+                return f"the {self.rule} does not allow taking {move.take} from heap {move.number} leaving {left}"
+            return None
+        a, b = move.split
+        if a < 1 or b < 1 or a + b != rest:
+            return f"the {rest} stones left must split into two non-empty heaps, not {a}+{b}"
+        if not self.rule.allows(move.take, 2):
+            return f"the {self.rule} does not allow taking {move.take} and splitting the rest in two"
+        return None
+
+    def apply(self, action: HeapMove) -> None:
+        if self.is_terminal():
+            raise IllegalMoveError(f"the game is over: {self.outcome()}")
+        reason = self.why_illegal(action)
+        if reason is not None:
+            raise IllegalMoveError(f"{action.to_text()} is illegal: {reason}")
+        rest = self.heaps[action.index] - action.take
+        parts = action.split if action.split is not None else (rest,)  # an emptied heap stays as 0
+        self._undo.append(self.heaps)
+        self._history.append(action)
+        self.heaps = self.heaps[: action.index] + parts + self.heaps[action.index + 1 :]
+
+    def apply_joint(self, actions: Sequence[HeapMove]) -> None:
+        raise IllegalMoveError("heap games are turn-based: play one move at a time with apply(move)")
+
+    def undo(self) -> None:
+        if not self._undo:
+            raise IndexError("nothing to undo: no move has been played")
+        self.heaps = self._undo.pop()
+        self._history.pop()
+
+    def is_terminal(self) -> bool:
+        return next(self._moves(), None) is None
+
+    def outcome(self) -> Outcome | None:
+        if not self.is_terminal():
+            return None
+        stuck = self.to_move
+        if self.misere:
+            return Outcome.win(stuck, f"{stuck} cannot move (misere play: whoever cannot move wins)")
+        return Outcome.win(stuck.other, f"{stuck} cannot move (normal play: whoever cannot move loses)")
+
+    def returns(self) -> tuple[float, float]:
+        outcome = self.outcome()
+        return outcome.returns() if outcome is not None else (0.0, 0.0)
+
+    def view(self, player: Side) -> HeapView:
+        outcome = self.outcome()
+        to_move = None if outcome is not None else self.to_move
+        return HeapView(player, self.heaps, self.rule, self.misere, to_move, tuple(self._history), outcome)
+
+    def clone(self) -> HeapGameState:
+        other = HeapGameState.__new__(HeapGameState)
+        other.heaps, other.rule, other.misere = self.heaps, self.rule, self.misere
+        other._history = list(self._history)
+        other._undo = list(self._undo)
+        return other
+
+    def parse_action(self, text: str) -> HeapMove:
+        """Read a move; a short ``heap:take`` that can only mean one split is read as that split."""
+        move = HeapMove.parse(text)
+        if move.split is None and self.why_illegal(move) is not None:
+            splits = [m for m in self._moves() if (m.index, m.take) == (move.index, move.take) and m.split]
+            if len(splits) == 1:
+                return splits[0]
+            if splits:
+                choices = " or ".join(m.to_text() for m in splits[:4]) + (" or ..." if len(splits) > 4 else "")
+                raise InvalidMoveError(f"{text.strip()!r} must say how the rest splits: write {choices}")
+        return move
+
+    def format_action(self, action: HeapMove) -> str:
+        return action.to_text()
+
+    def history(self) -> list[HeapMove]:
+        return list(self._history)
+
+    def __repr__(self) -> str:
+        kind = ", misere=True" if self.misere else ""
+        return f"HeapGameState.from_text({self.heaps_text!r}, {self.rule.text!r}{kind})"
