@@ -1,0 +1,106 @@
+"""Baseline players for the Geister family: uniform random, and the UPP paper's Chototsu (foolhardy) player.
+
+Both decide from a ``GeisterView`` alone: they know their own colours and nothing of the opponent's.
+"""
+
+from __future__ import annotations
+
+import random
+
+from core.game import Side
+from core.geister import Colour, GeisterView, Setup, Variant
+from core.notation import Move, Square
+from solvers.players import Limit
+
+Action = Setup | Move
+
+
+def _legal_actions(view: GeisterView) -> list[Action]:
+    if view.phase == "setup":
+        return list(view.variant.setups(view.viewer))
+    return list(view.legal_moves())
+
+
+class RandomPlayer:
+    """Chooses uniformly among the legal set-ups and moves."""
+
+    name = "random"
+    description = "uniform random moves"
+
+    def choose(self, view: GeisterView, rng: random.Random, limit: Limit | None = None) -> Action:
+        actions = _legal_actions(view)
+        if not actions:
+            raise ValueError(f"{view.viewer} has nothing to play")
+        return rng.choice(actions)
+
+
+def outer_setup(variant: Variant, side: Side, rng: random.Random) -> Setup:
+    """Blue on the set-up squares farthest from the board's centre file ("the outer four" on 6x6).
+
+    On 6x6 this is exactly the paper's figure 2 (b and e files blue, c and d red). On 4x4 every set-up square is
+    equally far from the centre, so the tie is broken at random rather than always giving the same set-up away.
+    """
+    squares = variant.setup_squares[side]
+    centre = (variant.width - 1) / 2
+    order = sorted(range(len(squares)), key=lambda i: (-abs(squares[i].file - centre), rng.random()))
+    blues = set(order[: variant.blues[side]])
+    return Setup(tuple(Colour.BLUE if i in blues else Colour.RED for i in range(len(squares))))
+
+
+class ChototsuPlayer:
+    """The "Chototsu" (foolhardy) player of the UPP paper (Mishio & Kotani, section 1).
+
+    Set-up: the outer pieces blue, the inner ones red. Each turn, in order:
+
+    1. escape with a blue piece if one stands on an own exit;
+    2. else, if a blue piece has reached the far rank, step it toward the nearer own exit;
+    3. else advance the blue piece nearest the far rank one square forward (ties broken at random).
+
+    The paper leaves open what happens when the chosen step is blocked by an own piece. Chosen here: try the next
+    candidate in the same order (the other far-rank blues, then the other blues by distance); if no blue piece can
+    make its step, play a random legal move. Forward steps onto an opponent piece capture it, foolhardily.
+    """
+
+    name = "chototsu"
+    description = "Chototsu: blue pieces charge straight for the exits (UPP paper baseline)"
+
+    def choose(self, view: GeisterView, rng: random.Random, limit: Limit | None = None) -> Action:
+        if view.phase == "setup":
+            return outer_setup(view.variant, view.viewer, rng)
+        legal = view.legal_moves()
+        if not legal:
+            raise ValueError(f"{view.viewer} has nothing to play")
+        legal_set = set(legal)
+        escapes = [m for m in legal if m.is_escape]
+        if escapes:
+            return escapes[0]
+        for move in self._preferred_steps(view, rng):
+            if move in legal_set:
+                return move
+        return rng.choice(legal)
+
+    @staticmethod
+    def _preferred_steps(view: GeisterView, rng: random.Random) -> list[Move]:
+        variant, me = view.variant, view.viewer
+        far = variant.far_rank(me)
+        blues = [sq for sq, piece in view.pieces(me) if piece.colour is Colour.BLUE]
+        on_far = [sq for sq in blues if sq.rank == far]
+        steps: list[Move] = []
+
+        def nearest_exit(square: Square) -> Square:
+            return min(variant.exits[me], key=lambda e: (square.distance(e), e.file))
+
+        for square in sorted(on_far, key=lambda s: (s.distance(nearest_exit(s)), rng.random())):
+            target = nearest_exit(square)
+            step = 1 if target.file > square.file else -1
+            steps.append(Move(square, Square(square.file + step, square.rank)))
+        others = [sq for sq in blues if sq.rank != far]
+        for square in sorted(others, key=lambda s: (abs(far - s.rank), rng.random())):
+            steps.append(Move(square, Square(square.file, square.rank + variant.forward(me))))
+        return steps
+
+
+PLAYERS: dict[str, type[RandomPlayer] | type[ChototsuPlayer]] = {
+    RandomPlayer.name: RandomPlayer,
+    ChototsuPlayer.name: ChototsuPlayer,
+}

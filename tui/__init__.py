@@ -1,0 +1,1 @@
+"""The application: the ``nashplay`` command line and the Textual app. Renders games; never decides rules."""

@@ -1,0 +1,166 @@
+"""The Textual app: themes, the screen flow (menu -> set-up -> game -> replay), the saved game, the palette."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+from typing import ClassVar, Literal
+
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.screen import Screen
+
+from core.errors import NotationError
+from core.game import Side
+from core.record import Record
+from tui.screens.game import GameScreen
+from tui.screens.help import HelpScreen
+from tui.screens.menu import MenuScreen
+from tui.screens.replay import ReplayScreen
+from tui.screens.setup import SetupScreen
+from tui.session import GameConfig, GameSession
+from tui.storage import SavedGame
+from tui.theme import ASCII, PIECE_VARIABLES, THEMES, UNICODE
+
+
+@dataclass(frozen=True)
+class StartRequest:
+    """What the command line asked for: the menu, a game (with or without the set-up screen), or a replay."""
+
+    kind: Literal["menu", "play", "setup", "replay"] = "menu"
+    config: GameConfig | None = None
+    record: Record | None = None
+    replay_side: Side = Side.P1
+    replay_title: str | None = None
+
+
+class NashplayApp(App[None]):
+    CSS_PATH = "app.tcss"
+    TITLE = "nashplay"
+
+    BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
+        Binding("q", "quit", "Quit"),
+        Binding("ctrl+q", "quit", "Quit", show=False, priority=True),
+        Binding("question_mark", "help", "Help"),
+        Binding("t", "next_theme", "Theme"),
+    ]
+
+    def __init__(
+        self,
+        start: StartRequest | None = None,
+        *,
+        ascii_mode: bool = False,
+        theme_name: str = "nashplay",
+        ai_delay: float = 0.3,
+        saved: SavedGame | None = None,
+    ) -> None:
+        super().__init__()
+        self.start_request = start or StartRequest()
+        self.ascii_mode = ascii_mode
+        self.glyphs = ASCII if ascii_mode else UNICODE
+        self.initial_theme = theme_name
+        self.ai_delay = ai_delay
+        self.saved = saved or SavedGame()
+
+    # ---- start-up
+
+    def get_theme_variable_defaults(self) -> dict[str, str]:
+        # Textual's own themes stay usable: they fall back to the default piece colours.
+        return {**super().get_theme_variable_defaults(), **PIECE_VARIABLES}
+
+    def on_mount(self) -> None:
+        for theme in THEMES:
+            self.register_theme(theme)
+        self.theme = self.initial_theme
+        if self.ascii_mode:
+            self.add_class("-ascii")
+        request = self.start_request
+        if request.kind == "play" and request.config is not None:
+            self.start_game(request.config)
+        elif request.kind == "setup" and request.config is not None:
+            self.push_screen(SetupScreen(request.config.variant, request.config))
+        elif request.kind == "replay" and request.record is not None:
+            self.push_screen(ReplayScreen(request.record, request.replay_side, request.replay_title))
+        else:
+            self.push_screen(MenuScreen())
+            self._check_saved_game()
+
+    def _check_saved_game(self) -> None:
+        """A damaged save is reported and moved aside; it never stops the app."""
+        if not self.saved.exists():
+            return
+        try:
+            GameSession.from_record(self.saved.load())
+        except (NotationError, OSError, KeyError, ValueError) as error:
+            moved = self.saved.set_aside()
+            self.notify(
+                f"The saved game could not be read ({error}). It was moved to {moved}.",
+                title="Saved game damaged",
+                severity="warning",
+                timeout=12,
+            )
+            if isinstance(self.screen, MenuScreen):
+                self.screen.fill()
+        else:
+            self.notify("A game in progress was saved: choose Resume in the menu to go on.", timeout=6)
+
+    def describe_saved_game(self) -> str | None:
+        return self.saved.describe()
+
+    # ---- screen flow
+
+    def _show(self, screen: Screen[None]) -> None:
+        if len(self.screen_stack) > 1:
+            self.switch_screen(screen)
+        else:
+            self.push_screen(screen)
+
+    def start_game(self, config: GameConfig) -> None:
+        if self.saved.exists():
+            self.saved.archive()
+        session = GameSession(config)
+        self._show(GameScreen(session, self.saved, self.ai_delay))
+
+    def resume_game(self) -> None:
+        try:
+            session = GameSession.from_record(self.saved.load())
+        except (NotationError, OSError, KeyError, ValueError) as error:
+            moved = self.saved.set_aside()
+            self.notify(
+                f"The saved game could not be resumed ({error}). It was moved to {moved}.", severity="error", timeout=12
+            )
+            if isinstance(self.screen, MenuScreen):
+                self.screen.fill()
+            return
+        self._show(GameScreen(session, self.saved, self.ai_delay))
+
+    def open_replay(self, path: Path) -> str | None:
+        """Open a record in the replay viewer; returns an error message instead when it cannot."""
+        try:
+            record = Record.load(path)
+            screen = ReplayScreen(record, Side.P1, f"Replay: {path.name}")
+        except (NotationError, OSError) as error:
+            return f"Cannot replay {path}: {error}"
+        self.push_screen(screen)
+        return None
+
+    # ---- actions
+
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+    def action_next_theme(self) -> None:
+        names = [t.name for t in THEMES]
+        current = names.index(self.theme) if self.theme in names else -1
+        self.theme = names[(current + 1) % len(names)]
+        self.notify(f"Theme: {self.theme}", timeout=2)
+
+    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        for title, help_text, action in getattr(screen, "PALETTE", []):
+            yield SystemCommand(title, help_text, partial(screen.run_action, action))
+        yield SystemCommand("Help", "Keys and rules", self.action_help)
+        yield SystemCommand("Next theme", "Default, colour-blind friendly, light", self.action_next_theme)

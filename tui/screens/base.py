@@ -1,0 +1,23 @@
+"""What every nashplay screen shares: typed access to the app (its glyphs, its screen flow)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, cast
+
+from textual.screen import Screen
+
+from tui.theme import Glyphs
+
+if TYPE_CHECKING:
+    from tui.app import NashplayApp
+
+
+class NashplayScreen(Screen[None]):
+    @property
+    def nashplay(self) -> NashplayApp:
+        """The app with its own type (``self.app`` is typed as any ``App``)."""
+        return cast("NashplayApp", self.app)
+
+    @property
+    def glyphs(self) -> Glyphs:
+        return self.nashplay.glyphs

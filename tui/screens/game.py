@@ -1,0 +1,390 @@
+"""The game screen: the board, whose turn, captures, the move list, typed moves, undo, saving.
+
+The screen owns a ``GameSession`` (the rules live in ``core``); the opponent thinks in a worker thread, so the
+screen answers keys while it does, and a stale answer (after an undo) is dropped by ply.
+"""
+
+from __future__ import annotations
+
+import time
+from datetime import datetime
+from pathlib import Path
+from typing import ClassVar, Literal
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.widgets import Footer, Header, Input, Static
+
+from core.errors import IllegalMoveError, NotationError
+from core.game import Side
+from core.geister import Colour, GeisterView, Piece
+from core.notation import Move
+from tui.screens.base import NashplayScreen
+from tui.session import GameSession
+from tui.storage import SavedGame
+from tui.widgets.board import Board
+from tui.widgets.moves import MoveList
+
+PaletteEntry = tuple[str, str, str]
+
+
+def piece_letters(pieces: list[Piece], viewer: Side) -> Text:
+    """Captured pieces as coloured letters (own upper case, opponent lower case): colour and letter agree."""
+    text = Text(end="")
+    for piece in pieces:
+        own = piece.side is viewer
+        letter = piece.colour.value if own else piece.colour.value.lower()
+        colour = {"B": "#3e9bff", "R": "#e5484d"}.get(piece.colour.value, "#b76ef0")
+        text.append(letter, style=f"bold {colour}")
+        text.append(" ")
+    if not pieces:
+        text.append("none", style="dim")
+    return text
+
+
+class GameScreen(NashplayScreen):
+    """A local game against an AI."""
+
+    BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
+        Binding("colon", "type_move", "Type move"),
+        Binding("u", "undo", "Undo"),
+        Binding("s", "save_record", "Save"),
+        Binding("r", "replay", "Replay"),
+        Binding("n", "new_game", "New game"),
+        Binding("f", "flip", "Flip"),
+        Binding("tab", "app.focus_next", "Board/moves", show=False),
+        Binding("escape", "back_to_game", "Back to game", show=False),
+    ]
+
+    PALETTE: ClassVar[list[PaletteEntry]] = [
+        ("Type a move", "Enter a move in notation, like b1-b2 or a4-out", "type_move"),
+        ("Undo", "Take back your last move and the opponent's reply", "undo"),
+        ("Save record", "Save this game as a record file", "save_record"),
+        ("Replay this game", "Open this game in the replay viewer", "replay"),
+        ("New game", "Back to the set-up screen", "new_game"),
+        ("Flip board", "Turn the board around", "flip"),
+    ]
+
+    #: The smallest terminal the screen lays out in; smaller gets a message instead of a broken board.
+    MIN_SIZE = (64, 20)
+
+    class OpponentMoved(Message):
+        def __init__(self, move: Move, ply: int) -> None:
+            super().__init__()
+            self.move = move
+            self.ply = ply
+
+    class OpponentFailed(Message):
+        def __init__(self, error: str) -> None:
+            super().__init__()
+            self.error = error
+
+    def __init__(self, session: GameSession, saved: SavedGame | None = None, ai_delay: float = 0.3) -> None:
+        super().__init__()
+        self.session = session
+        self.saved = saved
+        self.ai_delay = ai_delay
+        self.input_mode: Literal["move", "save"] = "move"
+        self.browsing: int | None = None
+        self.message_text = ""
+
+    # ---- layout
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="main"):
+            with Vertical(id="board-pane"):
+                yield Board(self.glyphs, id="board")
+                yield Static(self._legend(), id="legend")
+            with Vertical(id="side"):
+                yield Static(id="status")
+                yield Static(id="captured")
+                yield MoveList(id="moves")
+        yield Static(id="message")
+        yield Input(placeholder="move, like b1-b2 or a4-out (Enter plays, Esc cancels)", id="move-input")
+        yield Static(id="too-small")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        variant = self.session.variant
+        self.title = f"{variant.title} vs {self.session.opponent.name}"
+        self.sub_title = (
+            f"you are {self.session.human} ({'moves first' if self.session.human is Side.P1 else 'moves second'})"
+        )
+        self.query_one("#move-input", Input).display = False
+        self.refresh_game()
+        self.query_one("#board", Board).focus()
+        self._check_size()
+        self._maybe_opponent()
+
+    def on_resize(self) -> None:
+        self._check_size()
+
+    def _check_size(self) -> None:
+        width, height = self.app.size
+        too_small = width < self.MIN_SIZE[0] or height < self.MIN_SIZE[1]
+        self.set_class(too_small, "-too-small")
+        if too_small:
+            self.query_one("#too-small", Static).update(
+                f"The terminal is {width}x{height}; the board needs at least {self.MIN_SIZE[0]}x{self.MIN_SIZE[1]}.\n"
+                "Enlarge the window (or make the font smaller). The game is kept."
+            )
+
+    # ---- showing the game
+
+    def refresh_game(self) -> None:
+        session = self.session
+        view = session.view()
+        board = self.query_one("#board", Board)
+        moves = self.query_one("#moves", MoveList)
+        if self.browsing is None:
+            board.view = view
+            board.interactive = True
+        moves.moves = tuple(m.to_text() for m in view.moves)
+        moves.first = self._first_mover()
+        self.query_one("#status", Static).update(self._status(view))
+        self.query_one("#captured", Static).update(self._captured(view))
+        self._autosave()
+
+    def _first_mover(self) -> Side:
+        state = self.session.state.clone()
+        while state.moves():
+            state.pop()
+        return state.to_move
+
+    def _status(self, view: GeisterView) -> Text:
+        session = self.session
+        text = Text(end="")
+        limit = view.variant.ply_limit
+        text.append(f"Ply {view.ply}" + (f" of {limit}" if limit else "") + "\n", style="bold")
+        if view.outcome is not None:
+            won = view.outcome.winner is session.human
+            verdict = "You won!" if won else ("Draw." if view.outcome.winner is None else "You lost.")
+            text.append(f"Game over: {verdict}\n", style="bold")
+            text.append(f"{view.outcome.reason}\n")
+            text.append("All colours are revealed. n: new game, r: replay, s: save\n", style="dim")
+        elif session.humans_turn:
+            text.append(f"Your move ({session.human})\n", style="bold")
+        else:
+            text.append(f"{session.opponent.name} is thinking… ({session.human.other})\n", style="italic")
+        last = view.last_move
+        if last is not None:
+            who = "you" if self._mover_of(len(view.moves) - 1) is session.human else session.opponent.name
+            text.append(f"Last move: {last} ({who})\n")
+        if self.browsing is not None:
+            text.append(
+                f"Viewing the position after move {self.browsing} of {len(view.moves)}: End returns\n", style="reverse"
+            )
+        return text
+
+    def _mover_of(self, index: int) -> Side:
+        first = self._first_mover()
+        return first if index % 2 == 0 else first.other
+
+    def _captured(self, view: GeisterView) -> Text:
+        me, them = view.viewer, view.viewer.other
+        text = Text("You captured: ", end="")
+        text.append_text(piece_letters(view.captured_of(them), me))
+        text.append("\nThey captured: ")
+        text.append_text(piece_letters(view.captured_of(me), me))
+        if view.outcome is None:
+            blue, red = view.remaining(them, Colour.BLUE), view.remaining(them, Colour.RED)
+            text.append(f"\nTheir pieces left: {blue} blue, {red} red (which is which is hidden)")
+        return text
+
+    def _legend(self) -> Text:
+        g = self.glyphs
+        rows = (
+            ("B R", "your blue / red pieces"),
+            (g.unknown, "their piece, colour unknown"),
+            ("b r", "their piece, colour revealed"),
+            (f"{g.own_exit} {g.opponent_exit}", "your exits / theirs"),
+            (f"{g.last_from} {g.last_to}", "last move: from / to"),
+            (f"{g.cursor_left} {g.cursor_right}", f"cursor   {g.selected_left} {g.selected_right} picked piece"),
+        )
+        return Text("\n".join(f"{mark:<5} {meaning}" for mark, meaning in rows), style="dim", end="")
+
+    def say(self, text: str, error: bool = False) -> None:
+        self.message_text = text
+        message = self.query_one("#message", Static)
+        message.update(Text(text, style="bold" if error else ""))
+        message.set_class(error, "-error")
+
+    # ---- moves
+
+    @on(Board.MoveChosen)
+    def _board_move(self, event: Board.MoveChosen) -> None:
+        self.play(event.move)
+
+    @on(Board.Hint)
+    def _board_hint(self, event: Board.Hint) -> None:
+        self.say(event.text, error=True)
+
+    def play(self, move: Move) -> None:
+        if self.browsing is not None:
+            self.say("You are looking at an earlier position: press End in the move list to return", error=True)
+            return
+        try:
+            self.session.play(move)
+        except IllegalMoveError as error:
+            self.say(f"Refused: {error}", error=True)
+            return
+        self.say(f"You played {move}")
+        self.refresh_game()
+        self._after_move()
+
+    def _after_move(self) -> None:
+        if self.session.is_over:
+            self._game_over()
+        else:
+            self._maybe_opponent()
+
+    def _maybe_opponent(self) -> None:
+        if self.session.opponents_turn:
+            self.think(self.session.opponent_view(), self.session.state.ply)
+
+    @work(thread=True, exclusive=True, group="opponent", exit_on_error=False)
+    def think(self, view: GeisterView, ply: int) -> None:
+        started = time.monotonic()
+        try:
+            move = self.session.choose_opponent_move(view)
+        except Exception as error:  # an AI bug must not take the game down with it
+            self.post_message(self.OpponentFailed(f"{type(error).__name__}: {error}"))
+            return
+        # A short pause so the user sees their own move land before the reply.
+        remaining = self.ai_delay - (time.monotonic() - started)
+        if remaining > 0:
+            time.sleep(remaining)
+        self.post_message(self.OpponentMoved(move, ply))
+
+    @on(OpponentMoved)
+    def _opponent_moved(self, event: OpponentMoved) -> None:
+        if not self.session.apply_opponent(event.move, event.ply):
+            return  # the position changed (undo) while it thought
+        self.say(f"{self.session.opponent.name} played {event.move}")
+        self.refresh_game()
+        if self.session.is_over:
+            self._game_over()
+
+    @on(OpponentFailed)
+    def _opponent_failed(self, event: OpponentFailed) -> None:
+        self.say(
+            f"The opponent failed ({event.error}); your game is saved. Press u to undo or n for a new game.", error=True
+        )
+
+    def _game_over(self) -> None:
+        outcome = self.session.state.outcome()
+        assert outcome is not None
+        self.say(f"Game over: {outcome}. Press s to save the record, r to replay it, n for a new game.")
+        if self.saved is not None:
+            self.saved.clear()
+
+    def _autosave(self) -> None:
+        if self.saved is None or self.session.is_over:
+            return
+        try:
+            self.saved.save(self.session.record())
+        except OSError as error:
+            self.say(f"Could not save the game in progress: {error}", error=True)
+
+    # ---- actions
+
+    def action_type_move(self, mode: Literal["move", "save"] = "move") -> None:
+        field = self.query_one("#move-input", Input)
+        self.input_mode = mode
+        if mode == "save":
+            stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+            field.placeholder = "file to save the record to (Enter saves, Esc cancels)"
+            field.value = str(Path.cwd() / f"{self.session.variant.name}-{stamp}.ngr")
+        else:
+            field.placeholder = "move, like b1-b2 or a4-out (Enter plays, Esc cancels)"
+            field.value = ""
+        field.display = True
+        field.focus()
+
+    @on(Input.Submitted, "#move-input")
+    def _submitted(self, event: Input.Submitted) -> None:
+        field = event.input
+        text = event.value.strip()
+        field.display = False
+        self.query_one("#board", Board).focus()
+        if not text:
+            return
+        if self.input_mode == "save":
+            self._save_to(Path(text).expanduser())
+            return
+        try:
+            move = Move.parse(text)
+        except NotationError as error:
+            self.say(f"Refused: {error}", error=True)
+            return
+        self.play(move)
+
+    def _save_to(self, path: Path) -> None:
+        try:
+            self.session.record().save(path)
+        except OSError as error:
+            self.say(f"Could not save to {path}: {error.strerror or error}", error=True)
+            return
+        self.say(f"Saved to {path}. Replay it with: nashplay replay {path}")
+
+    def action_back_to_game(self) -> None:
+        field = self.query_one("#move-input", Input)
+        if field.display:
+            field.display = False
+            self.query_one("#board", Board).focus()
+            self.say("")
+            return
+        if self.browsing is not None:
+            self.query_one("#moves", MoveList).action_jump(-1)
+        self.query_one("#board", Board).selected = None
+
+    def action_save_record(self) -> None:
+        self.action_type_move("save")
+
+    def action_undo(self) -> None:
+        self.workers.cancel_group(self, "opponent")
+        undone = self.session.undo()
+        if not undone:
+            self.say("Nothing to undo: you have not moved yet", error=True)
+            self._maybe_opponent()
+            return
+        self.browsing = None
+        self.query_one("#moves", MoveList).ply = None
+        self.say(f"Took back {undone} move{'s' if undone > 1 else ''}")
+        self.refresh_game()
+        self._maybe_opponent()
+
+    def action_flip(self) -> None:
+        board = self.query_one("#board", Board)
+        board.flipped = not board.flipped
+
+    def action_new_game(self) -> None:
+        from tui.screens.setup import SetupScreen
+
+        self.workers.cancel_group(self, "opponent")
+        config = self.session.config
+        self.app.switch_screen(SetupScreen(config.variant, config))
+
+    def action_replay(self) -> None:
+        from tui.screens.replay import ReplayScreen
+
+        self.app.push_screen(ReplayScreen(self.session.record(), viewer=self.session.human))
+
+    @on(MoveList.Browse)
+    def _browse(self, event: MoveList.Browse) -> None:
+        board = self.query_one("#board", Board)
+        total = len(self.session.state.moves())
+        if event.ply >= total:
+            self.browsing = None
+            board.view = self.session.view()
+            board.interactive = True
+        else:
+            self.browsing = event.ply
+            board.view = self.session.view_at(event.ply)
+            board.interactive = False
+        self.query_one("#status", Static).update(self._status(self.session.view()))

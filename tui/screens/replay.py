@@ -1,0 +1,199 @@
+"""The replay viewer: step through a record's positions, or play them at an adjustable speed.
+
+It replays the record's moves on a fresh game (``Record.replay``) and shows those positions; it never touches a
+game in progress.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.reactive import reactive
+from textual.timer import Timer
+from textual.widgets import Footer, Header, Static
+
+from core.game import Side
+from core.geister import GeisterState, GeisterView, Piece
+from core.record import Record
+from tui.screens.base import NashplayScreen
+from tui.widgets.board import Board
+from tui.widgets.moves import MoveList
+
+SPEEDS = (4.0, 2.0, 1.0, 0.5, 0.25, 0.1)
+
+
+def spectator_view(state: GeisterState, seen_from: Side) -> GeisterView:
+    """Every colour the record knows, drawn with ``seen_from`` at the bottom (a replay hides nothing it has)."""
+    variant = state.variant
+    board: list[Piece | None] = [None] * (variant.width * variant.height)
+    for square, piece in state.pieces():
+        board[variant.index(square)] = piece
+    return GeisterView(
+        variant=variant,
+        viewer=seen_from,
+        phase=state.phase,
+        to_move=state.to_move,
+        ply=state.ply,
+        board=tuple(board),
+        captured=state.captured,
+        escaped=state.escaped,
+        moves=tuple(state.moves()),
+        outcome=state.outcome(),
+        own_setup=state.setup(seen_from),
+        start=state.start_position,
+    )
+
+
+class ReplayScreen(NashplayScreen):
+    BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
+        Binding("right,l", "step(1)", "Next"),
+        Binding("left,h", "step(-1)", "Back"),
+        Binding("home", "jump(0)", "Start"),
+        Binding("end", "jump(-1)", "End"),
+        Binding("space,p", "toggle_play", "Play/pause"),
+        Binding("plus,equals_sign", "speed(1)", "Faster"),
+        Binding("minus", "speed(-1)", "Slower"),
+        Binding("f", "flip", "Flip"),
+        Binding("escape", "close", "Close"),
+    ]
+
+    PALETTE: ClassVar[list[tuple[str, str, str]]] = [
+        ("Play / pause", "Step through the game automatically", "toggle_play"),
+        ("Next move", "Show the position after the next move", "step(1)"),
+        ("Previous move", "Show the position before this move", "step(-1)"),
+        ("Go to the start", "Show the starting position", "jump(0)"),
+        ("Go to the end", "Show the final position", "jump(-1)"),
+        ("Faster", "Play back faster", "speed(1)"),
+        ("Slower", "Play back slower", "speed(-1)"),
+        ("Flip board", "Turn the board around", "flip"),
+        ("Close the replay", "Back to where you were", "close"),
+    ]
+
+    ply: reactive[int] = reactive(0)
+    playing: reactive[bool] = reactive(False)
+    speed_index: reactive[int] = reactive(2)
+
+    def __init__(self, record: Record, viewer: Side = Side.P1, title: str | None = None) -> None:
+        super().__init__()
+        self.record = record
+        self.states = record.replay()
+        self.viewer = viewer
+        self.replay_title = title
+        self._timer: Timer | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="main"):
+            with Vertical(id="board-pane"):
+                yield Board(self.glyphs, id="board")
+            with Vertical(id="side"):
+                yield Static(id="status")
+                yield MoveList(id="moves")
+        yield Static(id="message")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        tags = self.record.tags
+        self.title = self.replay_title or f"Replay: {tags.get('Game', '?')}"
+        self.sub_title = f"{tags.get('Player1', '?')} vs {tags.get('Player2', '?')}, result {self.record.result}"
+        board = self.query_one("#board", Board)
+        board.interactive = False
+        moves = self.query_one("#moves", MoveList)
+        moves.moves = tuple(m.text for m in self.record.moves)
+        moves.comments = tuple(m.comment for m in self.record.moves)
+        moves.first = self.states[0].to_move
+        self._timer = self.set_interval(SPEEDS[self.speed_index], self._tick, pause=True)
+        self._show()
+        moves.focus()
+
+    @property
+    def last_ply(self) -> int:
+        return len(self.states) - 1
+
+    def _show(self) -> None:
+        state = self.states[self.ply]
+        self.query_one("#board", Board).view = spectator_view(state, self.viewer)
+        moves = self.query_one("#moves", MoveList)
+        moves.ply = None if self.ply == self.last_ply else self.ply
+        text = Text(end="")
+        text.append(f"Ply {self.ply} of {self.last_ply}\n", style="bold")
+        if self.ply:
+            recorded = self.record.moves[self.ply - 1]
+            text.append(f"Last move: {recorded.text}\n")
+            if recorded.comment:
+                text.append(f"{recorded.comment}\n", style="italic")
+        outcome = state.outcome()
+        if outcome is not None:
+            text.append(f"Game over: {outcome}\n", style="bold")
+        elif self.ply == self.last_ply:
+            text.append(f"End of the record (result {self.record.result})\n")
+        else:
+            text.append(f"{state.to_move} to move\n")
+        text.append(
+            f"{'Playing' if self.playing else 'Paused'}, {SPEEDS[self.speed_index]:g} s per move\n", style="dim"
+        )
+        text.append(f"Position: {state.position()}", style="dim")
+        self.query_one("#status", Static).update(text)
+
+    def watch_ply(self) -> None:
+        if self.is_mounted:
+            self._show()
+
+    def watch_playing(self, playing: bool) -> None:
+        if self._timer is None:
+            return
+        if playing:
+            self._timer.resume()
+        else:
+            self._timer.pause()
+        self._show()
+
+    def watch_speed_index(self, index: int) -> None:
+        if self._timer is None:
+            return
+        self._timer.stop()
+        self._timer = self.set_interval(SPEEDS[index], self._tick, pause=not self.playing)
+        self._show()
+
+    def _tick(self) -> None:
+        if self.ply >= self.last_ply:
+            self.playing = False
+            return
+        self.ply += 1
+
+    def action_step(self, delta: int) -> None:
+        self.playing = False
+        self.ply = max(0, min(self.last_ply, self.ply + delta))
+
+    def action_jump(self, where: int) -> None:
+        self.playing = False
+        self.ply = self.last_ply if where < 0 else 0
+
+    def action_toggle_play(self) -> None:
+        if not self.playing and self.ply >= self.last_ply:
+            self.ply = 0
+        self.playing = not self.playing
+
+    def action_speed(self, delta: int) -> None:
+        self.speed_index = max(0, min(len(SPEEDS) - 1, self.speed_index + delta))
+
+    def action_flip(self) -> None:
+        board = self.query_one("#board", Board)
+        board.flipped = not board.flipped
+
+    def action_close(self) -> None:
+        if len(self.app.screen_stack) > 2:
+            self.app.pop_screen()
+        else:
+            self.app.exit()
+
+    @on(MoveList.Browse)
+    def _browse(self, event: MoveList.Browse) -> None:
+        event.stop()
+        self.playing = False
+        self.ply = event.ply

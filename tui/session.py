@@ -1,0 +1,181 @@
+"""A local game between the user and an AI opponent: who plays which side, whose turn, undo, the record.
+
+No Textual here: the screen asks the session for views and hands it moves; the session uses ``core`` for every
+rule and a ``solvers`` player for the opponent. That keeps the flow testable without a terminal.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from core.errors import IllegalMoveError, NotationError
+from core.game import Side
+from core.geister import GeisterState, GeisterView, Setup, Variant, variant_by_name
+from core.notation import Move
+from core.record import Record
+from solvers.baselines import PLAYERS, ChototsuPlayer, RandomPlayer
+
+OPPONENTS = {name: cls.description for name, cls in PLAYERS.items()}
+
+
+def make_opponent(name: str) -> RandomPlayer | ChototsuPlayer:
+    try:
+        return PLAYERS[name]()
+    except KeyError:
+        raise ValueError(f"unknown opponent {name!r}: expected one of {', '.join(PLAYERS)}") from None
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    """Everything that defines a new game; each field can also come from the command line."""
+
+    variant: str = "mini-geister"
+    human: Side = Side.P1
+    opponent: str = "chototsu"
+    #: ``"random"`` or one letter B/R per set-up square (``BRRBBRRB``); ``None``: ask on the set-up screen.
+    setup: str | None = None
+    seed: int | None = None
+
+    def resolved_variant(self) -> Variant:
+        return variant_by_name(self.variant)
+
+    def human_setup(self, rng: random.Random) -> Setup:
+        variant = self.resolved_variant()
+        if self.setup is None or self.setup.lower() == "random":
+            return rng.choice(variant.setups(self.human))
+        return variant.parse_setup(self.setup, self.human)
+
+
+class GameSession:
+    """The user's game: a ``GeisterState`` plus who is human and the opponent AI."""
+
+    def __init__(self, config: GameConfig, state: GeisterState | None = None) -> None:
+        self.config = config
+        self.variant = config.resolved_variant()
+        self.human = config.human
+        self.opponent = make_opponent(config.opponent)
+        seed = config.seed if config.seed is not None else random.randrange(2**31)
+        self.seed = seed
+        self.rng = random.Random(seed)
+        if state is None:
+            state = GeisterState(self.variant)
+            human_setup = config.human_setup(self.rng)
+            while state.phase == "setup":
+                side = Side(state.current_player())
+                if side is self.human:
+                    state.apply(human_setup)
+                else:
+                    state.apply(self.opponent.choose(state.view(side), self.rng))
+        self.state = state
+
+    # ---- what the screen shows
+
+    def view(self) -> GeisterView:
+        return self.state.view(self.human)
+
+    def view_at(self, ply: int) -> GeisterView:
+        """The user's view as it was after ``ply`` moves (for browsing the move list)."""
+        state = self.state.clone()
+        while state.ply > ply and state.moves():
+            state.pop()
+        return state.view(self.human)
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.is_terminal()
+
+    @property
+    def humans_turn(self) -> bool:
+        return not self.is_over and self.state.to_move is self.human
+
+    @property
+    def opponents_turn(self) -> bool:
+        return not self.is_over and self.state.to_move is not self.human
+
+    # ---- playing
+
+    def play(self, move: Move) -> None:
+        """The user's move; raises ``IllegalMoveError`` (nothing changes) when the rules forbid it."""
+        if not self.humans_turn:
+            raise IllegalMoveError("the game is over" if self.is_over else f"wait: it is {self.state.to_move}'s turn")
+        self.state.push(move)
+
+    def play_text(self, text: str) -> Move:
+        """A typed move; raises ``InvalidMoveError`` for text that does not parse, ``IllegalMoveError`` otherwise."""
+        move = Move.parse(text)
+        self.play(move)
+        return move
+
+    def opponent_view(self) -> GeisterView:
+        return self.state.view(self.human.other)
+
+    def choose_opponent_move(self, view: GeisterView) -> Move:
+        """The opponent's choice from its own view (safe to run in a worker: it reads no shared state)."""
+        action = self.opponent.choose(view, self.rng)
+        assert isinstance(action, Move)
+        return action
+
+    def apply_opponent(self, move: Move, at_ply: int) -> bool:
+        """Apply the opponent's move if the game is still where it was asked (``at_ply``); False if stale."""
+        if not self.opponents_turn or self.state.ply != at_ply:
+            return False
+        self.state.push(move)
+        return True
+
+    def undo(self) -> int:
+        """Take back moves until the user is to move again, at least one of the user's own. Returns plies undone.
+
+        After ``pop`` the side to move is the side that made the popped move, which is how the loop knows when it
+        has taken back one of the user's moves.
+        """
+        if not self._human_has_moved():
+            return 0
+        undone = 0
+        while self.state.moves():
+            self.state.pop()
+            undone += 1
+            if self.state.to_move is self.human:
+                break
+        return undone
+
+    def _human_has_moved(self) -> bool:
+        probe = self.state.clone()
+        while probe.moves():
+            probe.pop()
+            if probe.to_move is self.human:
+                return True
+        return False
+
+    # ---- records
+
+    def record(self) -> Record:
+        tags = {
+            "Player1": "human" if self.human is Side.P1 else self.opponent.name,
+            "Player2": "human" if self.human is Side.P2 else self.opponent.name,
+            "Human": str(self.human.number),
+            "Opponent": self.opponent.name,
+            "Seed": str(self.seed),
+        }
+        return Record.from_game(self.state, tags)
+
+    @classmethod
+    def from_record(cls, record: Record) -> GameSession:
+        """Resume a saved game: replays the record (raises ``RecordError`` if it does not replay)."""
+        states = record.replay()
+        try:
+            human = Side.from_number(record.tags.get("Human", "1"))
+            seed = int(record.tags.get("Seed", "0"))
+        except ValueError as error:
+            raise NotationError(f"the saved game's tags are damaged: {error}") from None
+        config = GameConfig(
+            variant=record.tags["Game"],
+            human=human,
+            opponent=record.tags.get("Opponent", "chototsu"),
+            seed=seed,
+        )
+        session = cls(config, states[-1])
+        # Continue the opponent's random stream where a fresh one would differ from the old game: mixing in the
+        # ply keeps resumed games reproducible without storing the generator's state.
+        session.rng = random.Random(seed * 1_000_003 + states[-1].ply)
+        return session

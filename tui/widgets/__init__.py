@@ -1,0 +1,1 @@
+"""Widgets that render game state and post messages; none holds game state of its own."""
