@@ -16,7 +16,6 @@ from core.errors import NotationError
 from core.game import Side
 from core.record import Record
 from tui.screens.game import GameScreen
-from tui.screens.help import HelpScreen
 from tui.screens.menu import MenuScreen
 from tui.screens.replay import ReplayScreen
 from tui.screens.setup import SetupScreen
@@ -149,6 +148,9 @@ class NashplayApp(App[None]):
     # ---- actions
 
     def action_help(self) -> None:
+        # Imported on first use: the Markdown widget costs ~40 ms of start-up that most sessions never need.
+        from tui.screens.help import HelpScreen
+
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen())
 
