@@ -46,7 +46,10 @@ async def main():
 asyncio.run(main())
 """
 
-HELP = "import time; t0 = time.perf_counter(); from tui.cli import build_parser; build_parser(); print(time.perf_counter() - t0)"
+HELP = (
+    "import time; t0 = time.perf_counter(); from tui.cli import build_parser; build_parser(); "
+    "print(time.perf_counter() - t0)"
+)
 
 
 def measure(code: str, runs: int, env: dict[str, str]) -> float:
@@ -71,8 +74,16 @@ def main() -> None:
     print(f"bare Textual app (baseline):            {baseline * 1000:7.0f} ms")
     print(f"nashplay adds:                          {(app - baseline) * 1000:7.0f} ms ({app / baseline:.2f}x)")
     print(f"command line parser (nashplay --help):  {cli * 1000:7.0f} ms")
-    print(json.dumps({"startup_seconds": round(app, 4), "baseline_seconds": round(baseline, 4),
-                      "ratio": round(app / baseline, 3), "cli_seconds": round(cli, 4)}))
+    print(
+        json.dumps(
+            {
+                "startup_seconds": round(app, 4),
+                "baseline_seconds": round(baseline, 4),
+                "ratio": round(app / baseline, 3),
+                "cli_seconds": round(cli, 4),
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -145,5 +145,5 @@ class Game(Protocol[A]):
     def format_action(self, action: A) -> str: ...
 
     def history(self) -> list[Any]:
-        """Actions (or joint rounds) applied so far, oldest first; replaying them on a fresh game reproduces the state."""
+        """Actions (or joint rounds) applied so far, oldest first; replayed on a fresh game they reproduce it."""
         ...

@@ -28,15 +28,16 @@ from core.game import TERMINAL, Outcome, Side
 from core.notation import MAX_BOARD, Move, Square
 
 __all__ = [
+    "VARIANTS",
     "Colour",
     "GeisterState",
     "GeisterView",
     "Piece",
     "Setup",
-    "VARIANTS",
     "Variant",
     "variant_by_name",
 ]
+
 
 class Colour(Enum):
     BLUE = "B"
@@ -110,9 +111,7 @@ class Variant:
 
     def setup_text_help(self, side: Side) -> str:
         squares = " ".join(sq.name for sq in self.setup_squares[side])
-        return (
-            f"{self.pieces(side)} letters B/R for {squares}, with {self.blues[side]} B and {self.reds[side]} R"
-        )
+        return f"{self.pieces(side)} letters B/R for {squares}, with {self.blues[side]} B and {self.reds[side]} R"
 
     def parse_setup(self, text: str, side: Side) -> Setup:
         """Read a set-up: one ``B``/``R`` per set-up square, in the variant's order; ``?`` means hidden."""
@@ -144,13 +143,13 @@ class Variant:
             result.append(Setup(tuple(Colour.RED if i in reds else Colour.BLUE for i in range(n))))
         return result
 
-    def standard_start(self) -> str:
+    def standard_start(self, first: Side = Side.P1) -> str:
         """The start position with every colour hidden, e.g. ``1uu1/4/4/1UU1 1`` for Mini-Geister."""
         board: list[Piece | None] = [None] * (self.width * self.height)
         for side in Side:
             for slot, square in enumerate(self.setup_squares[side]):
                 board[self.index(square)] = Piece(side, Colour.UNKNOWN, slot)
-        return _format_position(self, board, Side.P1, (), 0, short=True)
+        return _format_position(self, board, first, (), 0, short=True)
 
 
 def _squares(text: str) -> tuple[Square, ...]:
@@ -347,6 +346,13 @@ def _format_position(
     return " ".join(fields)
 
 
+def _hide_colours(position: str, viewer: Side) -> str:
+    """``position`` as ``viewer`` sees it: the opponent's pieces on the board become ``U``/``u`` (captures stay)."""
+    ranks, _, rest = position.partition(" ")
+    ranks = re.sub("[br]", "u", ranks) if viewer is Side.P1 else re.sub("[BR]", "U", ranks)
+    return f"{ranks} {rest}"
+
+
 def _piece_from_letter(letter: str, slot: int) -> Piece:
     side = Side.P1 if letter.isupper() else Side.P2
     return Piece(side, Colour(letter.upper()), slot)
@@ -365,8 +371,7 @@ def _parse_position(text: str, variant: Variant | None) -> _ParsedPosition:
     fields = text.split()
     if not 2 <= len(fields) <= 4:
         raise InvalidPositionError(
-            f"{text!r} is not a position: expected '<ranks> <to-move> [<captured> [<ply>]]', "
-            "like '1uu1/4/4/1UU1 1'"
+            f"{text!r} is not a position: expected '<ranks> <to-move> [<captured> [<ply>]]', like '1uu1/4/4/1UU1 1'"
         )
     rank_texts = fields[0].split("/")
     rows: list[list[str | None]] = []
@@ -397,9 +402,10 @@ def _parse_position(text: str, variant: Variant | None) -> _ParsedPosition:
         raise InvalidPositionError(f"the side to move is '1' or '2', not {fields[1]!r}")
     to_move = Side.from_number(fields[1])
     captured_text = fields[2] if len(fields) > 2 else "-"
-    if captured_text != "-" and not re.fullmatch(r"[BRbr]+", captured_text):
+    # ``U``/``u`` too: a capture reveals the colour in play, but a record with hidden set-ups ('?') cannot show it.
+    if captured_text != "-" and not re.fullmatch(r"[BRUbru]+", captured_text):
         raise InvalidPositionError(
-            f"captured pieces {captured_text!r}: expected letters B R b r (colours are revealed), or '-' for none"
+            f"captured pieces {captured_text!r}: expected piece letters B R U b r u, or '-' for none"
         )
     try:
         ply = int(fields[3]) if len(fields) > 3 else 0
@@ -466,7 +472,9 @@ def _infer_variant(width: int, height: int, letters: list[str]) -> Variant:
     if not candidates:
         raise InvalidPositionError(f"no known game is played on a {width}x{height} board with these pieces")
     best = candidates[0]
-    tied = [v for v in candidates if v.pieces(Side.P1) + v.pieces(Side.P2) == best.pieces(Side.P1) + best.pieces(Side.P2)]
+    tied = [
+        v for v in candidates if v.pieces(Side.P1) + v.pieces(Side.P2) == best.pieces(Side.P1) + best.pieces(Side.P2)
+    ]
     if len(tied) > 1:
         # Several 3-vs-2 variants fit: the colours on the board may tell them apart.
         fitting = []
@@ -558,7 +566,7 @@ class GeisterState:
             return TERMINAL
         return int(self._setup_side() if self.phase == "setup" else self._to_move)
 
-    def legal_actions(self, player: Side | None = None) -> list[Setup | Move]:  # type: ignore[override]
+    def legal_actions(self, player: Side | None = None) -> list[Setup | Move]:
         if self._outcome is not None:
             return []
         acting = self._setup_side() if self.phase == "setup" else self._to_move
@@ -600,11 +608,7 @@ class GeisterState:
     def view(self, player: Side) -> GeisterView:
         reveal_all = self._outcome is not None
         board = tuple(
-            None
-            if piece is None
-            else piece
-            if reveal_all or piece.side is player
-            else piece.hidden()
+            None if piece is None else piece if reveal_all or piece.side is player else piece.hidden()
             for piece in self._board
         )
         return GeisterView(
@@ -619,7 +623,7 @@ class GeisterState:
             moves=tuple(self.moves()),
             outcome=self._outcome,
             own_setup=self._setups[player],
-            start=self._start,
+            start=self._start if reveal_all or self._start is None else _hide_colours(self._start, player),
         )
 
     def clone(self) -> GeisterState:
@@ -651,6 +655,11 @@ class GeisterState:
         if self._start is None and (self._setups[Side.P1] is None or self._setups[Side.P2] is None):
             return "setup"
         return "play"
+
+    @property
+    def first(self) -> Side:
+        """The side that moves first in the play phase."""
+        return self._first
 
     @property
     def to_move(self) -> Side:
@@ -770,7 +779,7 @@ class GeisterState:
             self._board[self.variant.index(square)] = Piece(side, colour, slot)
         self._setups[side] = setup
         self._undo.append(_SetupUndo(side, setup))
-        if self.phase == "play":
+        if self._setups[side.other] is not None:  # both sides are placed: the play phase begins
             self._outcome = self._decide_turn()
 
     def _pop_move(self, record: _MoveUndo) -> None:

@@ -108,7 +108,7 @@ class Record:
         for side in Side:
             setup = state.setup(side)
             record_tags[f"Setup{side.number}"] = setup.to_text() if setup is not None else "?"
-        start = state.start_position or state.variant.standard_start()
+        start = state.start_position or state.variant.standard_start(state.first)
         record_tags["Start"] = start
         outcome = state.outcome()
         record_tags["Result"] = outcome.result_text if outcome else "*"
@@ -119,7 +119,7 @@ class Record:
 
     def to_text(self) -> str:
         lines = [f'[{name} "{_escape(value)}"]' for name, value in self.tags.items()]
-        first = Side.from_number(self._start_fields()[1]) if self._start_fields() else Side.P1
+        first = self._first_mover()
         words: list[str] = []
         for index, move in enumerate(self.moves):
             number, side = _move_number(index, first)
@@ -129,7 +129,8 @@ class Record:
                 words.append(f"{number}...")
             words.append(move.text)
             if move.comment:
-                words.append(f"{{{move.comment}}}")
+                # A brace would end the comment early; PGN has no escape for it, so it is written as a parenthesis.
+                words.append("{" + move.comment.replace("{", "(").replace("}", ")") + "}")
         words.append(self.tags.get("Result", "*"))
         return "\n".join(lines) + "\n\n" + _wrap(words, 100) + "\n"
 
@@ -163,7 +164,7 @@ class Record:
                     state.apply(variant.parse_setup(text, side))
                 return state
             state = GeisterState.from_position(start, variant)
-        except (NotationError, IllegalMoveError) as error:
+        except ValueError as error:  # NotationError, IllegalMoveError, or a side to move that is not 1 or 2
             raise RecordError(f"cannot set up the game: {error}") from None
         return state
 
@@ -197,9 +198,11 @@ class Record:
         if outcome is not None and claimed != "*" and claimed != outcome.result_text:
             raise RecordError(f"the record claims {claimed} but the moves end in {outcome.result_text} ({outcome})")
 
-    def _start_fields(self) -> list[str] | None:
-        start = self.tags.get("Start")
-        return start.split() if start else None
+    def _first_mover(self) -> Side:
+        """Who moved first, from the Start tag; player 1 when the tag is missing or malformed (writing a record
+        must not fail on a tag that only replay needs to be right)."""
+        fields = self.tags.get("Start", "").split()
+        return Side.P2 if len(fields) > 1 and fields[1] == "2" else Side.P1
 
 
 def _is_standard_start(start: str, variant: Variant) -> bool:
@@ -237,4 +240,4 @@ def _wrap(words: list[str], width: int) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["Record", "RecordedMove", "RESULTS"]
+__all__ = ["RESULTS", "Record", "RecordedMove"]
