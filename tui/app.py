@@ -100,7 +100,8 @@ class NashplayApp(App[None]):
                 severity="warning",
                 timeout=12,
             )
-            if isinstance(self.screen, MenuScreen):
+            # The menu may not be composed yet (it fills itself on mount); refill it only if it already is.
+            if isinstance(self.screen, MenuScreen) and self.screen.is_mounted:
                 self.screen.fill()
         else:
             self.notify("A game in progress was saved: choose Resume in the menu to go on.", timeout=6)

@@ -78,6 +78,15 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def theme_names() -> list[str]:
+    """nashplay's themes first, then Textual's built-in ones."""
+    from textual.theme import BUILTIN_THEMES
+
+    from tui.theme import THEMES
+
+    return [t.name for t in THEMES] + sorted(BUILTIN_THEMES)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -105,7 +114,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             "replay", record=record, replay_side=Side.from_number(args.side), replay_title=f"Replay: {args.file}"
         )
 
-    app = NashplayApp(request, ascii_mode=args.ascii, theme_name=args.theme or "nashplay")
+    theme = args.theme or "nashplay"
+    known = theme_names()
+    if theme not in known:
+        parser.exit(2, f"nashplay: error: unknown theme {theme!r}: expected one of {', '.join(known)}\n")
+    app = NashplayApp(request, ascii_mode=args.ascii, theme_name=theme)
     app.run()
     return app.return_code or 0
 

@@ -68,6 +68,8 @@ class GameSession:
                 else:
                     state.apply(self.opponent.choose(state.view(side), self.rng))
         self.state = state
+        #: Bumped by every change of the game; an opponent's answer computed for an older version is stale.
+        self.version = 0
 
     # ---- what the screen shows
 
@@ -100,6 +102,7 @@ class GameSession:
         if not self.humans_turn:
             raise IllegalMoveError("the game is over" if self.is_over else f"wait: it is {self.state.to_move}'s turn")
         self.state.push(move)
+        self.version += 1
 
     def play_text(self, text: str) -> Move:
         """A typed move; raises ``InvalidMoveError`` for text that does not parse, ``IllegalMoveError`` otherwise."""
@@ -116,11 +119,15 @@ class GameSession:
         assert isinstance(action, Move)
         return action
 
-    def apply_opponent(self, move: Move, at_ply: int) -> bool:
-        """Apply the opponent's move if the game is still where it was asked (``at_ply``); False if stale."""
-        if not self.opponents_turn or self.state.ply != at_ply:
+    def apply_opponent(self, move: Move, version: int) -> bool:
+        """Apply the opponent's move if the game is still where it was asked (``version``); False if stale.
+
+        The ply alone is not enough: after an undo and a new move the ply matches again but the position differs.
+        """
+        if not self.opponents_turn or self.version != version or not self.state.is_legal(move):
             return False
         self.state.push(move)
+        self.version += 1
         return True
 
     def undo(self) -> int:
@@ -132,6 +139,7 @@ class GameSession:
         if not self._human_has_moved():
             return 0
         undone = 0
+        self.version += 1
         while self.state.moves():
             self.state.pop()
             undone += 1

@@ -18,6 +18,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Footer, Header, Input, Static
+from textual.worker import get_current_worker
 
 from core.errors import IllegalMoveError, NotationError
 from core.game import Side
@@ -73,10 +74,10 @@ class GameScreen(NashplayScreen):
     MIN_SIZE = (64, 20)
 
     class OpponentMoved(Message):
-        def __init__(self, move: Move, ply: int) -> None:
+        def __init__(self, move: Move, version: int) -> None:
             super().__init__()
             self.move = move
-            self.ply = ply
+            self.version = version
 
     class OpponentFailed(Message):
         def __init__(self, error: str) -> None:
@@ -143,7 +144,8 @@ class GameScreen(NashplayScreen):
         moves = self.query_one("#moves", MoveList)
         if self.browsing is None:
             board.view = view
-            board.interactive = True
+            board.interactive = not session.is_over
+            board.inactive_hint = "The game is over: n starts a new game, r replays this one, s saves it"
         moves.moves = tuple(m.to_text() for m in view.moves)
         moves.first = self._first_mover()
         self.query_one("#status", Static).update(self._status(view))
@@ -170,7 +172,7 @@ class GameScreen(NashplayScreen):
         elif session.humans_turn:
             text.append(f"Your move ({session.human})\n", style="bold")
         else:
-            text.append(f"{session.opponent.name} is thinking… ({session.human.other})\n", style="italic")
+            text.append(f"{session.opponent.name} is thinking... ({session.human.other})\n", style="italic")
         last = view.last_move
         if last is not None:
             who = "you" if self._mover_of(len(view.moves) - 1) is session.human else session.opponent.name
@@ -245,10 +247,10 @@ class GameScreen(NashplayScreen):
 
     def _maybe_opponent(self) -> None:
         if self.session.opponents_turn:
-            self.think(self.session.opponent_view(), self.session.state.ply)
+            self.think(self.session.opponent_view(), self.session.version)
 
     @work(thread=True, exclusive=True, group="opponent", exit_on_error=False)
-    def think(self, view: GeisterView, ply: int) -> None:
+    def think(self, view: GeisterView, version: int) -> None:
         started = time.monotonic()
         try:
             move = self.session.choose_opponent_move(view)
@@ -259,12 +261,14 @@ class GameScreen(NashplayScreen):
         remaining = self.ai_delay - (time.monotonic() - started)
         if remaining > 0:
             time.sleep(remaining)
-        self.post_message(self.OpponentMoved(move, ply))
+        if get_current_worker().is_cancelled:
+            return
+        self.post_message(self.OpponentMoved(move, version))
 
     @on(OpponentMoved)
     def _opponent_moved(self, event: OpponentMoved) -> None:
-        if not self.session.apply_opponent(event.move, event.ply):
-            return  # the position changed (undo) while it thought
+        if not self.session.apply_opponent(event.move, event.version):
+            return  # the game changed (undo) while it thought: the answer is stale
         self.say(f"{self.session.opponent.name} played {event.move}")
         self.refresh_game()
         if self.session.is_over:
@@ -373,7 +377,9 @@ class GameScreen(NashplayScreen):
     def action_replay(self) -> None:
         from tui.screens.replay import ReplayScreen
 
-        self.app.push_screen(ReplayScreen(self.session.record(), viewer=self.session.human))
+        # Mid-game the replay shows the user's own view: the opponent's colours stay hidden until the game ends.
+        private = not self.session.is_over
+        self.app.push_screen(ReplayScreen(self.session.record(), viewer=self.session.human, private=private))
 
     @on(MoveList.Browse)
     def _browse(self, event: MoveList.Browse) -> None:
@@ -381,10 +387,10 @@ class GameScreen(NashplayScreen):
         total = len(self.session.state.moves())
         if event.ply >= total:
             self.browsing = None
-            board.view = self.session.view()
-            board.interactive = True
+            self.refresh_game()
         else:
             self.browsing = event.ply
             board.view = self.session.view_at(event.ply)
             board.interactive = False
+            board.inactive_hint = "You are looking at an earlier position: End (in the move list) returns"
         self.query_one("#status", Static).update(self._status(self.session.view()))

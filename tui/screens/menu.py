@@ -69,7 +69,7 @@ class MenuScreen(NashplayScreen):
         for name in MENU_GAMES:
             variant = VARIANTS[name]
             games.add_option(Option(f"{variant.title}  ({variant.width}x{variant.height})", id=f"game:{name}"))
-        games.add_option(Option("Replay a record file…", id="replay"))
+        games.add_option(Option("Replay a record file...", id="replay"))
         games.add_option(Option("Quit", id="quit"))
         games.highlighted = 0
 

@@ -78,8 +78,10 @@ class ReplayScreen(NashplayScreen):
     playing: reactive[bool] = reactive(False)
     speed_index: reactive[int] = reactive(2)
 
-    def __init__(self, record: Record, viewer: Side = Side.P1, title: str | None = None) -> None:
+    def __init__(self, record: Record, viewer: Side = Side.P1, title: str | None = None, private: bool = False) -> None:
+        """``private``: show only what ``viewer`` may know (a game still in progress), not every recorded colour."""
         super().__init__()
+        self.private = private
         self.record = record
         self.states = record.replay()
         self.viewer = viewer
@@ -117,7 +119,8 @@ class ReplayScreen(NashplayScreen):
 
     def _show(self) -> None:
         state = self.states[self.ply]
-        self.query_one("#board", Board).view = spectator_view(state, self.viewer)
+        view = state.view(self.viewer) if self.private else spectator_view(state, self.viewer)
+        self.query_one("#board", Board).view = view
         moves = self.query_one("#moves", MoveList)
         moves.ply = None if self.ply == self.last_ply else self.ply
         text = Text(end="")
@@ -137,7 +140,7 @@ class ReplayScreen(NashplayScreen):
         text.append(
             f"{'Playing' if self.playing else 'Paused'}, {SPEEDS[self.speed_index]:g} s per move\n", style="dim"
         )
-        text.append(f"Position: {state.position()}", style="dim")
+        text.append(f"Position: {view.position()}", style="dim")
         self.query_one("#status", Static).update(text)
 
     def watch_ply(self) -> None:

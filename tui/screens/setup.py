@@ -22,6 +22,7 @@ from core.geister import Colour, Setup, Variant, variant_by_name
 from core.notation import Square
 from tui.screens.base import NashplayScreen
 from tui.session import OPPONENTS, GameConfig
+from tui.widgets.choice import ChoiceButton
 
 
 class SetupPicker(Widget, can_focus=True):
@@ -156,25 +157,25 @@ class SetupScreen(NashplayScreen):
         yield Header()
         with Horizontal(id="setup-main"):
             with Vertical(id="setup-left"):
-                yield Label("Your pieces: Space turns the one under the cursor red or blue", classes="heading")
+                yield Label("Your pieces", classes="heading")
+                yield Static("Space turns the piece under the cursor red or blue; r: random", classes="hint")
                 yield SetupPicker(self.variant, self.config.human, self._initial_setup(self.config.human), id="picker")
                 yield Static(id="setup-count")
                 yield Button("Start game (s)", id="start", variant="primary")
             with Vertical(id="setup-right"):
                 yield Label("Your side", classes="heading")
                 with RadioSet(id="side"):
-                    yield RadioButton("Player 1 (moves first)", value=self.config.human is Side.P1)
-                    yield RadioButton("Player 2 (moves second)", value=self.config.human is Side.P2)
+                    yield ChoiceButton("Player 1 (moves first)", value=self.config.human is Side.P1)
+                    yield ChoiceButton("Player 2 (moves second)", value=self.config.human is Side.P2)
                 yield Label("Opponent", classes="heading")
                 with RadioSet(id="opponent"):
                     for name, description in OPPONENTS.items():
-                        yield RadioButton(f"{name}: {description}", value=name == self.config.opponent, name=name)
+                        yield ChoiceButton(f"{name}: {description}", value=name == self.config.opponent, name=name)
         yield Static(id="setup-message")
         yield Footer()
 
     def on_mount(self) -> None:
         self.title = f"{self.variant.title}: set-up"
-        self.sub_title = f"{self.variant.blues[self.config.human]} blue, {self.variant.reds[self.config.human]} red"
         self._show_count()
         self.query_one("#picker", SetupPicker).focus()
 
@@ -190,6 +191,7 @@ class SetupScreen(NashplayScreen):
     def _show_count(self) -> None:
         picker = self.query_one("#picker", SetupPicker)
         side = picker.side
+        self.sub_title = f"you are {side}: {self.variant.blues[side]} blue, {self.variant.reds[side]} red"
         reds = picker.colours.count(Colour.RED)
         need = self.variant.reds[side]
         ok = reds == need

@@ -79,8 +79,10 @@ class Board(Widget, can_focus=True):
     cursor: reactive[Square] = reactive(Square(0, 0))
     selected: reactive[Square | None] = reactive(None)
     flipped: reactive[bool] = reactive(False, layout=True)
-    #: Accept picks and drops; a replay board only shows.
+    #: Accept picks and drops; a replay board (or a finished game's) only shows.
     interactive: reactive[bool] = reactive(True)
+    #: What to tell a user who tries to move while the board is not interactive (empty: say nothing).
+    inactive_hint: str = ""
 
     def __init__(
         self, glyphs: Glyphs = UNICODE, *, name: str | None = None, id: str | None = None, classes: str | None = None
@@ -241,7 +243,11 @@ class Board(Widget, can_focus=True):
     def activate(self, square: Square) -> None:
         """Pick the piece on ``square`` or drop the picked piece there."""
         view = self.view
-        if view is None or not self.interactive:
+        if view is None:
+            return
+        if not self.interactive:
+            if self.inactive_hint:
+                self.post_message(self.Hint(self, self.inactive_hint))
             return
         piece = view.piece_at(square)
         if self.selected is None:
@@ -263,7 +269,11 @@ class Board(Widget, can_focus=True):
     def action_escape_piece(self) -> None:
         """Send the picked piece (or the one under the cursor) out through an exit."""
         view = self.view
-        if view is None or not self.interactive:
+        if view is None:
+            return
+        if not self.interactive:
+            if self.inactive_hint:
+                self.post_message(self.Hint(self, self.inactive_hint))
             return
         square = self.selected or self.cursor
         piece = view.piece_at(square)

@@ -1,0 +1,700 @@
+"""User-level tests of the app around the game: menu, set-up, save and resume, replay viewer, help, palette,
+themes, ASCII and NO_COLOR, small terminals, and the command line.
+
+Driven through Textual's pilot; each test has its own state directory (``NASHPLAY_STATE_DIR``), ``ai_delay=0``
+and a fixed seed, and asserts on the model and widget state. Plain functions run their coroutine with
+``asyncio.run`` (no async plugin needed).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import subprocess
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import pytest
+from textual.command import CommandPalette
+from textual.pilot import Pilot
+from textual.widgets import Input, OptionList
+from textual.worker import WorkerCancelled
+
+from core.game import Side
+from core.geister import Colour, GeisterView, variant_by_name
+from core.notation import Move
+from core.record import Record
+from tui.app import NashplayApp, StartRequest
+from tui.cli import build_parser, main
+from tui.screens.game import GameScreen
+from tui.screens.help import HelpScreen
+from tui.screens.menu import AskPath, MenuScreen
+from tui.screens.replay import SPEEDS, ReplayScreen
+from tui.screens.setup import SetupPicker, SetupScreen
+from tui.session import GameConfig, GameSession
+from tui.widgets.board import Board
+from tui.widgets.moves import MoveList
+
+SIZE = (100, 32)
+SEED = 7
+SAVE_NAME = "game-in-progress.ngr"
+VENV_BIN = Path(sys.executable).parent
+
+
+@pytest.fixture(autouse=True)
+def state_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "state"
+    monkeypatch.setenv("NASHPLAY_STATE_DIR", str(folder))
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.chdir(tmp_path)
+    return folder
+
+
+def run(test: Callable[[], Awaitable[None]]) -> None:
+    asyncio.run(test())  # type: ignore[arg-type]
+
+
+def play_app(variant: str = "mini-geister", side: Side = Side.P1, setup: str = "BR", **kwargs: object) -> NashplayApp:
+    config = GameConfig(variant, side, "chototsu", setup, SEED)
+    return NashplayApp(StartRequest("play", config), ai_delay=0, **kwargs)  # type: ignore[arg-type]
+
+
+def view_of(app: NashplayApp) -> GeisterView:
+    view = app.screen.query_one("#board", Board).view
+    assert view is not None
+    return view
+
+
+async def settle(app: NashplayApp, pilot: Pilot[None]) -> None:
+    """Let the opponent answer until it is the user's turn (or the game is over)."""
+    for _ in range(50):
+        with contextlib.suppress(WorkerCancelled):  # an undo cancels the opponent's worker
+            await app.workers.wait_for_complete()
+        await pilot.pause()
+        screen = app.screen
+        if not isinstance(screen, GameScreen) or not screen.session.opponents_turn:
+            return
+    raise AssertionError("the opponent never answered")
+
+
+async def type_move(app: NashplayApp, pilot: Pilot[None], text: str) -> None:
+    await pilot.press("colon", *text, "enter")
+    await settle(app, pilot)
+
+
+async def first_move(app: NashplayApp, pilot: Pilot[None]) -> None:
+    """b1-b2 from the start by cursor (the cursor starts on b1): Enter picks, up, Enter drops; then the reply."""
+    await pilot.press("enter", "up", "enter")
+    await settle(app, pilot)
+    assert app.screen.session.state.moves()[0] == Move.parse("b1-b2")  # type: ignore[attr-defined]
+
+
+def notifications(app: NashplayApp) -> list[str]:
+    return [n.message for n in app._notifications]
+
+
+def menu_options(app: NashplayApp) -> list[tuple[str | None, str]]:
+    games = app.screen.query_one("#games", OptionList)
+    return [
+        (games.get_option_at_index(i).id, str(games.get_option_at_index(i).prompt)) for i in range(games.option_count)
+    ]
+
+
+def finished_record() -> Record:
+    """A whole Geister game (human: first legal move; opponent: chototsu), with a comment on the third move."""
+    session = GameSession(GameConfig("geister", Side.P1, "chototsu", "BBBBRRRR", SEED))
+    while not session.is_over:
+        if session.humans_turn:
+            session.play(session.view().legal_moves()[0])
+        else:
+            session.apply_opponent(session.choose_opponent_move(session.opponent_view()), session.state.ply)
+    record = session.record()
+    record.moves[2].comment = "a note"
+    return record
+
+
+# ------------------------------------------------------------------------------------------------ menu and set-up
+
+
+def test_menu_offers_the_games_and_set_up_starts_a_game() -> None:
+    async def test() -> None:
+        app = NashplayApp(ai_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, MenuScreen)
+            options = menu_options(app)
+            ids = [option_id for option_id, _ in options]
+            assert ids == [
+                "game:geister",
+                "game:mini-geister",
+                "game:mini-geister-3v2-rrb",
+                "game:mini-geister-3v2-rbb",
+                "replay",
+                "quit",
+            ], "no Resume without a saved game"
+            prompts = [prompt for _, prompt in options]
+            assert prompts[0].startswith("Geister") and "6x6" in prompts[0]
+            assert prompts[1].startswith("Mini-Geister") and "4x4" in prompts[1]
+            assert all("3 vs 2" in p for p in prompts[2:4])
+
+            await pilot.press("down", "enter")
+            await pilot.pause()
+            setup = app.screen
+            assert isinstance(setup, SetupScreen) and setup.variant.name == "mini-geister"
+            picker = setup.query_one("#picker", SetupPicker)
+            assert app.focused is picker
+            count = setup.query_one("#setup-count")
+            assert sorted(c.value for c in picker.colours) == ["B", "R"]
+
+            # Space turns the piece under the cursor: two reds (or two blues) is not a set-up.
+            await pilot.press("space")
+            assert len(set(picker.colours)) == 1
+            assert "choose exactly 1 red" in str(count.render())
+            await pilot.press("s")
+            await pilot.pause()
+            assert app.screen is setup, "an invalid set-up does not start"
+            assert "Not yet" in str(setup.query_one("#setup-message").render())
+            await pilot.press("right", "space")
+            assert picker.cursor == 1 and sorted(c.value for c in picker.colours) == ["B", "R"]
+            assert "choose exactly" not in str(count.render())
+
+            # r: a random legal set-up; 2: play second (the picker moves to player 2's squares).
+            for _ in range(3):
+                await pilot.press("r")
+                variant_by_name("mini-geister").check_setup(picker.setup, picker.side)
+            await pilot.press("2")
+            await pilot.pause()
+            assert setup.human is Side.P2 and picker.side is Side.P2
+            chosen = picker.setup
+            await pilot.press("s")
+            await pilot.pause()
+            await settle(app, pilot)
+            screen = app.screen
+            assert isinstance(screen, GameScreen)
+            session = screen.session
+            assert session.human is Side.P2 and session.variant.name == "mini-geister"
+            assert session.state.setup(Side.P2) == chosen
+            assert len(session.state.moves()) == 1 and session.humans_turn, "the AI (player 1) moved first"
+            assert view_of(app).viewer is Side.P2
+
+    run(test)
+
+
+def test_set_up_escape_returns_to_the_menu_and_a_3_vs_2_game_starts() -> None:
+    async def test() -> None:
+        app = NashplayApp(StartRequest("setup", GameConfig("mini-geister-3v2-rrb", seed=SEED)), ai_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            setup = app.screen
+            assert isinstance(setup, SetupScreen)
+            picker = setup.query_one("#picker", SetupPicker)
+            assert len(picker.colours) == 3 and picker.colours.count(Colour.RED) == 2
+            await pilot.press("s")
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, GameScreen)
+            own = [p for _, p in view_of(app).pieces(Side.P1)]
+            assert len(own) == 3 and sum(p.colour is Colour.RED for p in own) == 2
+            assert sum(1 for _ in view_of(app).pieces(Side.P2)) == 2
+            await pilot.press("n")
+            await pilot.pause()
+            assert isinstance(app.screen, SetupScreen)
+            await pilot.press("escape")
+            await pilot.pause()
+            assert isinstance(app.screen, MenuScreen)
+
+    run(test)
+
+
+def test_set_up_subtitle_follows_the_side() -> None:
+    async def test() -> None:
+        app = NashplayApp(StartRequest("setup", GameConfig("mini-geister-3v2-rrb", seed=SEED)), ai_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert app.screen.sub_title == "you are player 1: 1 blue, 2 red"
+            await pilot.press("2")
+            await pilot.pause()
+            picker = app.screen.query_one("#picker", SetupPicker)
+            assert picker.side is Side.P2 and len(picker.colours) == 2
+            assert app.screen.sub_title == "you are player 2: 1 blue, 1 red"
+
+    run(test)
+
+
+# ------------------------------------------------------------------------------------------------ save and resume
+
+
+def test_game_in_progress_is_saved_and_resumed(state_dir: Path) -> None:
+    async def test() -> None:
+        first = play_app()
+        async with first.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await first_move(first, pilot)
+            session = first.screen.session  # type: ignore[attr-defined]
+            position = session.state.position()
+            shown = view_of(first).position()
+            saved = state_dir / SAVE_NAME
+            assert saved.is_file()
+            assert Record.load(saved).replay()[-1].position() == position
+
+        second = NashplayApp(ai_delay=0)
+        async with second.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert any("Resume" in text for text in notifications(second))
+            option_id, prompt = menu_options(second)[0]
+            assert option_id == "resume"
+            assert prompt == "Resume: mini-geister vs chototsu, 2 moves played"
+            await pilot.press("enter")
+            await pilot.pause()
+            screen = second.screen
+            assert isinstance(screen, GameScreen)
+            assert screen.session.state.position() == position
+            assert view_of(second).position() == shown
+            assert screen.session.human is Side.P1 and screen.session.humans_turn
+            assert screen.query_one("#moves", MoveList).moves == tuple(m.to_text() for m in session.state.moves())
+            await type_move(second, pilot, "b2-a2")
+            assert len(screen.session.state.moves()) == 4
+            assert len(Record.load(state_dir / SAVE_NAME).moves) == 4
+
+    run(test)
+
+
+def test_a_new_game_keeps_the_unfinished_one(state_dir: Path) -> None:
+    async def test() -> None:
+        first = play_app()
+        async with first.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await first_move(first, pilot)
+        old = (state_dir / SAVE_NAME).read_text()
+        second = play_app()
+        async with second.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            kept = list((state_dir / "unfinished").glob("*.ngr"))
+            assert len(kept) == 1 and kept[0].read_text() == old
+            assert Record.load(state_dir / SAVE_NAME).moves == []
+
+    run(test)
+
+
+def test_corrupt_save_at_start_is_reported_and_set_aside(state_dir: Path) -> None:
+    async def test() -> None:
+        state_dir.mkdir(parents=True)
+        (state_dir / SAVE_NAME).write_text("this is not a record\n\x00garbage")
+        app = NashplayApp(ai_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, MenuScreen)
+            assert any("could not be read" in text for text in notifications(app))
+            assert list(state_dir.glob("game-in-progress.corrupt-*")), list(state_dir.iterdir())
+            assert not (state_dir / SAVE_NAME).exists()
+            assert "resume" not in [option_id for option_id, _ in menu_options(app)]
+
+    run(test)
+
+
+def test_corrupt_save_at_resume_is_reported_and_set_aside(state_dir: Path) -> None:
+    async def test() -> None:
+        first = play_app()
+        async with first.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await first_move(first, pilot)
+        app = NashplayApp(ai_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert menu_options(app)[0][0] == "resume"
+            (state_dir / SAVE_NAME).write_text("garbage, not a record")
+            await pilot.press("enter")
+            await pilot.pause()
+            assert isinstance(app.screen, MenuScreen)
+            assert any("could not be resumed" in text for text in notifications(app))
+            moved = list(state_dir.glob("game-in-progress.corrupt-*"))
+            assert len(moved) == 1 and moved[0].read_text() == "garbage, not a record"
+            assert "resume" not in [option_id for option_id, _ in menu_options(app)]
+
+    run(test)
+
+
+# ------------------------------------------------------------------------------------------------ replay viewer
+
+
+def test_replay_viewer_steps_plays_and_never_changes_the_record() -> None:
+    async def test() -> None:
+        record = finished_record()
+        text = record.to_text()
+        states = record.replay()
+        positions = [state.position() for state in states]
+        assert len(positions) > 10
+        app = NashplayApp(StartRequest("replay", record=record, replay_title="Replay: test"), ai_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, ReplayScreen) and screen.title == "Replay: test"
+            last = len(positions) - 1
+            assert screen.last_ply == last
+
+            def shown() -> str:
+                return view_of(app).position()
+
+            assert screen.ply == 0 and shown() == positions[0]
+            await pilot.press("right")
+            assert screen.ply == 1 and shown() == positions[1]
+            await pilot.press("left", "left")
+            assert screen.ply == 0 and shown() == positions[0]
+            await pilot.press("end")
+            assert screen.ply == last and shown() == positions[-1]
+            assert "Game over" in str(screen.query_one("#status").render())
+            await pilot.press("right")
+            assert screen.ply == last
+            await pilot.press("home", "right", "right", "right")
+            assert screen.ply == 3 and shown() == positions[3]
+            assert "a note" in str(screen.query_one("#status").render())
+            # Every position matches Record.replay(), and hides nothing (a finished game).
+            for ply in range(last + 1):
+                screen.ply = ply
+                assert shown() == positions[ply]
+            await pilot.press("home")
+
+            # Space plays, space pauses; the timer's tick advances one move.
+            await pilot.press("space")
+            assert screen.playing
+            screen._tick()
+            screen._tick()
+            assert screen.ply == 2
+            await pilot.press("space")
+            assert not screen.playing
+
+            # + and - change the speed, within the table.
+            assert SPEEDS[screen.speed_index] == 1.0
+            await pilot.press("plus")
+            assert SPEEDS[screen.speed_index] == 0.5
+            await pilot.press("minus", "minus", "minus")
+            assert screen.speed_index == 0
+            await pilot.press(*["plus"] * 6)
+            assert screen.speed_index == len(SPEEDS) - 1
+
+            # At the fastest speed the real timer moves on by itself, and stops when paused.
+            await pilot.press("home", "space")
+            await asyncio.sleep(0.5)
+            await pilot.pause()
+            assert screen.ply >= 2
+            await pilot.press("space")
+            stopped = screen.ply
+            await asyncio.sleep(0.3)
+            await pilot.pause()
+            assert screen.ply == stopped and shown() == positions[stopped]
+            # At the end, play starts again from the start (slowly, so the timer does not move on while we look);
+            # a tick past the end stops playing.
+            await pilot.press(*["minus"] * 5, "end", "space")
+            assert screen.ply == 0 and screen.playing
+            screen.ply = last
+            screen._tick()
+            assert not screen.playing and screen.ply == last
+            await pilot.press("escape")
+            await pilot.pause()
+        assert record.to_text() == text
+        assert [s.position() for s in record.replay()] == positions
+
+    run(test)
+
+
+def test_menu_opens_a_record_file(tmp_path: Path) -> None:
+    async def test() -> None:
+        record = finished_record()
+        path = tmp_path / "game.ngr"
+        record.save(path)
+        app = NashplayApp(ai_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await pilot.press("o")
+            await pilot.pause()
+            assert isinstance(app.screen, AskPath)
+            field = app.screen.query_one("#path", Input)
+            assert field.value == f"{Path.cwd()}/"
+            field.value = str(tmp_path / "missing.ngr")
+            await pilot.press("enter")
+            await pilot.pause()
+            assert isinstance(app.screen, MenuScreen)
+            assert "Cannot replay" in str(app.screen.query_one("#menu-message").render())
+            await pilot.press("o")
+            await pilot.pause()
+            app.screen.query_one("#path", Input).value = str(path)
+            await pilot.press("enter")
+            await pilot.pause()
+            replay = app.screen
+            assert isinstance(replay, ReplayScreen) and replay.last_ply == len(record.moves)
+            await pilot.press("escape")
+            await pilot.pause()
+            assert isinstance(app.screen, MenuScreen)
+
+    run(test)
+
+
+# ------------------------------------------------------------------------------------------------ help, palette, themes
+
+
+def test_help_palette_and_themes() -> None:
+    async def test() -> None:
+        app = play_app()
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            game = app.screen
+            assert isinstance(game, GameScreen)
+            await pilot.press("question_mark")
+            await pilot.pause()
+            assert isinstance(app.screen, HelpScreen)
+            await pilot.press("escape")
+            await pilot.pause()
+            assert app.screen is game
+
+            titles = [command.title for command in app.get_system_commands(app.screen)]
+            for title in ("Type a move", "Undo", "Save record", "Replay this game", "New game", "Flip board"):
+                assert title in titles
+            assert "Help" in titles and "Next theme" in titles
+            await pilot.press("ctrl+p")
+            await pilot.pause()
+            assert isinstance(app.screen, CommandPalette)
+            await pilot.press("escape")
+            await pilot.pause()
+            assert app.screen is game
+
+            # t cycles the app's themes, and the board's colours follow the theme.
+            board = game.query_one("#board", Board)
+            assert app.theme == "nashplay"
+            red = board._style("board--red").color
+            seen = []
+            for _ in range(3):
+                await pilot.press("t")
+                await pilot.pause()
+                seen.append(app.theme)
+                if app.theme == "nashplay-colourblind":
+                    assert board._style("board--red").color != red
+            assert seen == ["nashplay-colourblind", "nashplay-light", "nashplay"]
+
+    run(test)
+
+
+def test_palette_runs_a_screen_action() -> None:
+    async def test() -> None:
+        app = play_app()
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            game = app.screen
+            assert isinstance(game, GameScreen)
+            await first_move(app, pilot)
+            await pilot.press("ctrl+p")
+            await pilot.pause()
+            assert isinstance(app.screen, CommandPalette)
+            await pilot.press(*"Undo")
+            await pilot.pause(0.3)  # the palette searches its providers in the background
+            await pilot.press("enter")
+            await pilot.pause()
+            assert app.screen is game
+            assert game.session.state.moves() == []
+            assert game.message_text == "Took back 2 moves"
+
+    run(test)
+
+
+# ------------------------------------------------------------------------------------------------ ASCII, NO_COLOR, size
+
+
+def test_ascii_mode_draws_the_board_with_ascii_only() -> None:
+    async def test() -> None:
+        for ascii_mode in (False, True):
+            app = play_app(ascii_mode=ascii_mode)
+            async with app.run_test(size=SIZE) as pilot:
+                await pilot.pause()
+                await first_move(app, pilot)  # a last move, so its marks are drawn too
+                board = app.screen.query_one("#board", Board).render().plain
+                legend = str(app.screen.query_one("#legend").render())
+                if ascii_mode:
+                    assert board.isascii() and legend.isascii(), board
+                    assert "^^^" in board and "vvv" in board and "*" in board
+                    assert app.has_class("-ascii")
+                else:
+                    assert not board.isascii() and "▲" in board, "the default glyphs are Unicode"
+                assert "B" in board and "?" in board
+
+    run(test)
+
+
+def test_ascii_mode_status_is_ascii() -> None:
+    async def test() -> None:
+        config = GameConfig("mini-geister", Side.P2, "chototsu", "BR", SEED)
+        app = NashplayApp(StartRequest("play", config), ai_delay=0.5, ascii_mode=True)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, GameScreen) and screen.session.opponents_turn
+            try:
+                for part in ("#status", "#captured", "#legend", "#board"):
+                    text = str(screen.query_one(part).render())
+                    assert text.isascii(), (part, text)
+            finally:
+                await settle(app, pilot)
+
+    run(test)
+
+
+def test_no_color_runs_and_letters_tell_the_pieces_apart(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+
+    async def test() -> None:
+        app = play_app()
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert app.no_color
+            await first_move(app, pilot)
+            screen = app.screen
+            assert isinstance(screen, GameScreen)
+            assert "<svg" in app.export_screenshot()  # the whole screen goes through the line API
+            lines = screen.query_one("#board", Board).render().plain.splitlines()
+            pieces = "".join(line[3:] for line in lines[0:8:2])  # the piece lines, without rank labels
+            assert pieces.count("?") == 2 and pieces.count("B") == 1 and pieces.count("R") == 1
+            await pilot.press("t", "question_mark")
+            await pilot.pause()
+            assert isinstance(app.screen, HelpScreen)
+            app.export_screenshot()
+
+    run(test)
+
+
+def test_too_small_terminal_shows_a_message_until_resized() -> None:
+    async def test() -> None:
+        app = play_app()
+        async with app.run_test(size=(40, 12)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, GameScreen)
+            assert screen.has_class("-too-small")
+            message = screen.query_one("#too-small")
+            assert message.display and "40x12" in str(message.render())
+            assert not screen.query_one("#main").display
+            await pilot.resize_terminal(*SIZE)
+            await pilot.pause()
+            assert not screen.has_class("-too-small")
+            assert not message.display and screen.query_one("#main").display
+            await first_move(app, pilot)
+            assert screen.session.state.moves()[0] == Move.parse("b1-b2")
+
+    run(test)
+
+
+# ------------------------------------------------------------------------------------------------ command line
+
+
+def test_parser_reads_the_documented_commands() -> None:
+    parser = build_parser()
+    args = parser.parse_args([])
+    assert args.command is None and args.ascii is False and args.theme is None
+    args = parser.parse_args(
+        ["play", "mini-geister", "--opponent", "random", "--setup", "BR", "--side", "2", "--seed", "7"]
+    )
+    assert (args.command, args.game, args.opponent, args.setup, args.side, args.seed) == (
+        "play",
+        "mini-geister",
+        "random",
+        "BR",
+        "2",
+        7,
+    )
+    args = parser.parse_args(["play", "geister"])
+    assert (args.opponent, args.setup, args.side, args.seed) == ("chototsu", None, "1", None)
+    args = parser.parse_args(["--ascii", "--theme", "nashplay-light", "play", "geister"])
+    assert args.ascii is True and args.theme == "nashplay-light"
+    args = parser.parse_args(["play", "geister", "--ascii", "--theme", "nashplay-colourblind"])
+    assert args.ascii is True and args.theme == "nashplay-colourblind"
+    args = parser.parse_args(["replay", "game.ngr", "--side", "2"])
+    assert (args.command, args.file, args.side) == ("replay", "game.ngr", "2")
+    for bad in (["play", "chess"], ["play", "geister", "--side", "3"], ["play", "geister", "--opponent", "x"]):
+        with pytest.raises(SystemExit) as exit_info:
+            parser.parse_args(bad)
+        assert exit_info.value.code == 2
+
+
+class RunStub:
+    """Stands in for ``App.run`` so that ``main`` can be tested without a terminal."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.apps: list[NashplayApp] = []
+        stub = self
+
+        def fake_run(app: NashplayApp, *args: object, **kwargs: object) -> None:
+            stub.apps.append(app)
+
+        monkeypatch.setattr(NashplayApp, "run", fake_run)
+
+
+def test_main_turns_arguments_into_a_start_request(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    runs = RunStub(monkeypatch)
+    assert main(["play", "mini-geister", "--setup", "BR", "--side", "2", "--seed", "5", "--ascii"]) == 0
+    request = runs.apps[-1].start_request
+    assert request.kind == "play"
+    assert request.config == GameConfig("mini-geister", Side.P2, "chototsu", "BR", 5)
+    assert runs.apps[-1].ascii_mode
+    main(["play", "geister", "--theme", "nashplay-light"])
+    assert runs.apps[-1].start_request.kind == "setup" and runs.apps[-1].initial_theme == "nashplay-light"
+    path = tmp_path / "game.ngr"
+    finished_record().save(path)
+    main(["replay", str(path), "--side", "2"])
+    request = runs.apps[-1].start_request
+    assert request.kind == "replay" and request.replay_side is Side.P2 and request.record is not None
+    main([])
+    assert runs.apps[-1].start_request.kind == "menu"
+
+
+def test_main_rejects_a_bad_set_up(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    runs = RunStub(monkeypatch)
+    with pytest.raises(SystemExit) as exit_info:
+        main(["play", "mini-geister", "--setup", "XX"])
+    assert exit_info.value.code == 2
+    error = capsys.readouterr().err
+    assert "--setup" in error and "expected 2 letters B/R for b1 c1, with 1 B and 1 R" in error
+    with pytest.raises(SystemExit) as exit_info:
+        main(["play", "geister", "--setup", "BBBBBRRR"])
+    assert exit_info.value.code == 2
+    assert "4 blue and 4 red" in capsys.readouterr().err
+    assert runs.apps == []
+
+
+def test_main_rejects_a_missing_or_broken_record(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    runs = RunStub(monkeypatch)
+    with pytest.raises(SystemExit) as exit_info:
+        main(["replay", "missing.ngr"])
+    assert exit_info.value.code == 2
+    error = capsys.readouterr().err
+    assert error.startswith("nashplay replay: error:") and "missing.ngr" in error
+    broken = tmp_path / "broken.ngr"
+    broken.write_text('[Game "mini-geister"]\n\n1. b1-b3 *\n')
+    with pytest.raises(SystemExit) as exit_info:
+        main(["replay", str(broken)])
+    assert exit_info.value.code == 2
+    assert "b1-b3" in capsys.readouterr().err
+    assert runs.apps == []
+
+
+def test_main_rejects_an_unknown_theme(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    runs = RunStub(monkeypatch)
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--theme", "no-such-theme"])
+    assert exit_info.value.code == 2
+    assert "no-such-theme" in capsys.readouterr().err
+    assert runs.apps == []
+
+
+@pytest.mark.parametrize(
+    "command",
+    [[sys.executable, "-m", "tui", "--help"], [str(VENV_BIN / "nashplay"), "--help"]],
+    ids=["python -m tui", "nashplay"],
+)
+def test_help_from_the_shell(command: list[str]) -> None:
+    if not Path(command[0]).exists():
+        pytest.skip(f"{command[0]} is not installed")
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("usage: nashplay")
+    for word in ("play", "replay", "--ascii", "--theme", "examples:"):
+        assert word in done.stdout

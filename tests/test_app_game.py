@@ -1,0 +1,532 @@
+"""User-level tests of the game screen, driven through Textual's pilot (keys in, model and widget state out).
+
+Every test runs in its own state directory (``NASHPLAY_STATE_DIR``), with ``ai_delay=0`` and a fixed seed, and
+asserts on the model (positions, session) and widget state, never on pixels. No async plugin is needed: each
+test is a plain function that runs its coroutine with ``asyncio.run``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import Input
+from textual.worker import WorkerCancelled
+
+import tui.app as tui_app
+from core.game import Side
+from core.geister import Colour, GeisterState, GeisterView
+from core.notation import Move, Square
+from core.record import Record
+from tui.app import NashplayApp, StartRequest
+from tui.screens.game import GameScreen
+from tui.screens.replay import ReplayScreen
+from tui.session import GameConfig, GameSession
+from tui.widgets.board import Board
+from tui.widgets.moves import MoveList
+
+SIZE = (100, 32)
+SEED = 7
+SAVE_NAME = "game-in-progress.ngr"
+
+
+@pytest.fixture(autouse=True)
+def state_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Each test gets its own state directory; the save prompt's default path lands under ``tmp_path`` too."""
+    folder = tmp_path / "state"
+    monkeypatch.setenv("NASHPLAY_STATE_DIR", str(folder))
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.chdir(tmp_path)
+    return folder
+
+
+def run(test: Callable[[], Awaitable[None]]) -> None:
+    asyncio.run(test())  # type: ignore[arg-type]
+
+
+def play_app(
+    variant: str = "mini-geister", side: Side = Side.P1, setup: str = "BR", seed: int = SEED, **kwargs: object
+) -> NashplayApp:
+    config = GameConfig(variant, side, "chototsu", setup, seed)
+    return NashplayApp(StartRequest("play", config), ai_delay=0, **kwargs)  # type: ignore[arg-type]
+
+
+class PositionApp(NashplayApp):
+    """The app started on the board of a prepared session (a chosen position instead of a set-up phase)."""
+
+    # A subclass looks for its CSS next to its own module: point it at the app's.
+    CSS_PATH = str(Path(tui_app.__file__).with_name("app.tcss"))
+
+    def __init__(self, session: GameSession, ai_delay: float = 0) -> None:
+        super().__init__(StartRequest("play", session.config), ai_delay=ai_delay)
+        self.prepared: GameSession | None = session
+
+    def start_game(self, config: GameConfig) -> None:
+        if self.prepared is None:
+            super().start_game(config)
+            return
+        session, self.prepared = self.prepared, None
+        self._show(GameScreen(session, self.saved, self.ai_delay))
+
+
+def position_app(position: str, variant: str = "mini-geister", ai_delay: float = 0) -> PositionApp:
+    state = GeisterState.from_position(position, variant)
+    return PositionApp(GameSession(GameConfig(variant, Side.P1, "chototsu", None, SEED), state), ai_delay)
+
+
+def game(app: NashplayApp) -> GameScreen:
+    screen = app.screen
+    assert isinstance(screen, GameScreen), screen
+    return screen
+
+
+def board_of(app: NashplayApp) -> Board:
+    return app.screen.query_one("#board", Board)
+
+
+def view_of(app: NashplayApp) -> GeisterView:
+    view = board_of(app).view
+    assert view is not None
+    return view
+
+
+async def settle(app: NashplayApp, pilot: Pilot[None]) -> None:
+    """Let the opponent answer (its worker, then its message) until it is the user's turn or the game is over."""
+    for _ in range(50):
+        with contextlib.suppress(WorkerCancelled):  # an undo cancels the opponent's worker
+            await app.workers.wait_for_complete()
+        await pilot.pause()
+        screen = app.screen
+        if not isinstance(screen, GameScreen) or not screen.session.opponents_turn:
+            return
+    raise AssertionError("the opponent never answered")
+
+
+async def type_move(app: NashplayApp, pilot: Pilot[None], text: str, paste: bool = False) -> None:
+    """A move entered in the move field: ``:``, the text (typed key by key, or pasted in one go), Enter; then
+    the reply."""
+    if paste:
+        await pilot.press("colon")
+        app.screen.query_one("#move-input", Input).value = text
+        await pilot.press("enter")
+    else:
+        await pilot.press("colon", *text, "enter")
+    await settle(app, pilot)
+
+
+async def first_move(app: NashplayApp, pilot: Pilot[None]) -> None:
+    """b1-b2 from the start by cursor (the cursor starts on b1): Enter picks, up, Enter drops; then the reply."""
+    await pilot.press("enter", "up", "enter")
+    await settle(app, pilot)
+    assert app.screen.session.state.moves()[0] == Move.parse("b1-b2")  # type: ignore[attr-defined]
+
+
+def assert_opponent_hidden(app: NashplayApp) -> None:
+    """While the game goes on, the board may show none of the opponent's true colours."""
+    view = view_of(app)
+    assert view.outcome is None
+    opponent = [piece for _, piece in view.pieces(view.viewer.other)]
+    assert opponent, "the opponent has pieces on the board"
+    assert all(piece.colour is Colour.UNKNOWN for piece in opponent), view.position()
+    own = [piece for _, piece in view.pieces(view.viewer)]
+    assert own and all(piece.colour in (Colour.BLUE, Colour.RED) for piece in own)
+
+
+def status_text(app: NashplayApp) -> str:
+    return str(app.screen.query_one("#status").render())
+
+
+# ------------------------------------------------------------------------------------------------ the board
+
+
+def test_start_shows_own_colours_and_hides_the_opponents() -> None:
+    async def test() -> None:
+        app = play_app()
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            view = view_of(app)
+            # Set-up "BR": blue on b1, red on c1; the opponent's two pieces on b4 c4 are unknown.
+            assert view.position() == "1uu1/4/4/1BR1 1 - 0"
+            assert view.piece_at(Square.parse("b1")).colour is Colour.BLUE  # type: ignore[union-attr]
+            assert view.piece_at(Square.parse("c1")).colour is Colour.RED  # type: ignore[union-attr]
+            assert_opponent_hidden(app)
+            # The true colours exist in the game, but not in what the board was given.
+            true_colours = {p.colour for sq, p in game(app).session.state.pieces() if p.side is Side.P2}
+            assert true_colours == {Colour.BLUE, Colour.RED}
+            drawn = board_of(app).render().plain
+            assert drawn.count("?") == 2 and "B" in drawn and "R" in drawn
+            assert "Your move" in status_text(app)
+
+    run(test)
+
+
+def test_move_by_cursor_then_the_opponent_replies() -> None:
+    async def test() -> None:
+        app = play_app()
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            board = board_of(app)
+            assert board.cursor == Square.parse("b1")  # the cursor starts on the user's first piece
+            await pilot.press("enter")
+            assert board.selected == Square.parse("b1")
+            await pilot.press("up", "enter")
+            await settle(app, pilot)
+            view = view_of(app)
+            assert view.moves[0] == Move.parse("b1-b2")
+            assert len(view.moves) == 2, "the opponent replied"
+            assert view.ply == 2 and view.my_turn
+            assert view.piece_at(Square.parse("b1")) is None
+            assert view.piece_at(Square.parse("b2")) == game(app).session.state.piece_at(Square.parse("b2"))
+            assert game(app).message_text.startswith("chototsu played ")
+            assert app.screen.query_one("#moves", MoveList).moves == tuple(m.to_text() for m in view.moves)
+            assert_opponent_hidden(app)
+
+    run(test)
+
+
+def test_move_by_typed_entry() -> None:
+    async def test() -> None:
+        app = play_app()
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await pilot.press("colon")
+            field = app.screen.query_one("#move-input", Input)
+            assert field.display and app.focused is field
+            await pilot.press(*"c1-c2", "enter")
+            await settle(app, pilot)
+            view = view_of(app)
+            assert view.moves[0] == Move.parse("c1-c2")
+            assert len(view.moves) == 2
+            assert not field.display and isinstance(app.focused, Board)
+            assert_opponent_hidden(app)
+
+    run(test)
+
+
+#: Typed moves refused at the start position (blue b1, red c1; the opponent on b4 c4), and why.
+REFUSED = (
+    ("b1-c1", "own pieces"),  # onto the user's own piece
+    ("zz", "is not a move"),  # text that does not parse
+    ("b1-c2", "not one step"),  # diagonal
+    ("b4-b3", "belongs to player 2"),  # the opponent's piece
+    ("b1-out", "escapes only from"),  # not on an exit
+)
+
+
+def test_illegal_typed_moves_are_refused() -> None:
+    async def test() -> None:
+        app = play_app()
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            screen = game(app)
+            before = screen.session.state.position()
+            for number, (text, reason) in enumerate(REFUSED):
+                await type_move(app, pilot, text, paste=number >= 2)
+                assert screen.message_text.startswith("Refused"), (text, screen.message_text)
+                assert reason in screen.message_text, (text, screen.message_text)
+                assert screen.session.state.position() == before
+                assert view_of(app).position() == "1uu1/4/4/1BR1 1 - 0"
+
+    run(test)
+
+
+def test_illegal_cursor_move_is_refused() -> None:
+    async def test() -> None:
+        app = play_app()
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            # An empty square cannot be picked up.
+            await pilot.press("up", "enter")
+            assert board_of(app).selected is None
+            assert "pick one of your own pieces" in game(app).message_text
+            # A diagonal step is refused and nothing is played.
+            await pilot.press("down", "enter", "up", "right", "enter")
+            await settle(app, pilot)
+            assert game(app).message_text.startswith("Refused")
+            assert view_of(app).moves == ()
+
+    run(test)
+
+
+def test_undo_takes_back_the_move_and_the_reply() -> None:
+    async def test() -> None:
+        app = play_app()
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await pilot.press("u")
+            assert "Nothing to undo" in game(app).message_text
+            start = view_of(app).position()
+            await first_move(app, pilot)
+            after_first = view_of(app).position()
+            await type_move(app, pilot, "b2-a2")
+            assert len(view_of(app).moves) == 4
+            await pilot.press("u")
+            await pilot.pause()
+            assert game(app).message_text == "Took back 2 moves"
+            assert view_of(app).position() == after_first
+            await pilot.press("u")
+            await pilot.pause()
+            assert view_of(app).position() == start
+            assert game(app).session.state.moves() == []
+            assert app.screen.query_one("#moves", MoveList).moves == ()
+
+    run(test)
+
+
+def test_browsing_the_move_list_shows_earlier_positions() -> None:
+    async def test() -> None:
+        app = play_app()
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            start = view_of(app).position()
+            await first_move(app, pilot)
+            await type_move(app, pilot, "b2-a2")
+            screen = game(app)
+            now = view_of(app).position()
+            assert len(screen.session.state.moves()) == 4
+            await pilot.press("tab")
+            assert isinstance(app.focused, MoveList)
+            await pilot.press("left")
+            assert screen.browsing == 3
+            assert view_of(app).ply == 3
+            assert view_of(app).position() == screen.session.view_at(3).position()
+            assert not board_of(app).interactive
+            assert "Viewing the position after move 3" in status_text(app)
+            await pilot.press("home")
+            assert screen.browsing == 0 and view_of(app).position() == start
+            await pilot.press("right")
+            assert view_of(app).position() == screen.session.view_at(1).position()
+            # A move while looking at the past is refused; the game itself did not change.
+            await pilot.press("colon", *"a2-a3", "enter")
+            await pilot.pause()
+            assert "earlier position" in screen.message_text
+            assert len(screen.session.state.moves()) == 4
+            await pilot.press("tab", "end")
+            assert screen.browsing is None
+            assert view_of(app).position() == now
+            assert board_of(app).interactive
+
+    run(test)
+
+
+# ------------------------------------------------------------------------------------------------ escapes
+
+
+def test_blue_piece_escapes_with_o() -> None:
+    async def test() -> None:
+        # Player 1: blue on its exit a4, red on b1; player 2: red b2, blue d4.
+        app = position_app("B2b/4/1r2/1R2 1")
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert_opponent_hidden(app)
+            board = board_of(app)
+            assert board.cursor == Square.parse("b1")
+            await pilot.press("up", "up", "up", "left")
+            assert board.cursor == Square.parse("a4")
+            await pilot.press("o")
+            await settle(app, pilot)
+            session = game(app).session
+            assert session.state.moves() == [Move.parse("a4-out")]
+            outcome = session.state.outcome()
+            assert outcome is not None and outcome.winner is Side.P1
+            assert "You won!" in status_text(app)
+            assert "Game over" in game(app).message_text
+            # Now every colour is revealed.
+            assert {p.colour for _, p in view_of(app).pieces(Side.P2)} == {Colour.BLUE, Colour.RED}
+
+    run(test)
+
+
+def test_red_piece_cannot_escape() -> None:
+    async def test() -> None:
+        app = position_app("R2b/4/1r2/1B2 1")
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            before = view_of(app).position()
+            await pilot.press("up", "up", "up", "left", "enter")
+            assert board_of(app).selected == Square.parse("a4")
+            await pilot.press("o")
+            await settle(app, pilot)
+            screen = game(app)
+            assert screen.message_text.startswith("Refused") and "red piece never escapes" in screen.message_text
+            assert screen.session.state.moves() == []
+            # Typed, too.
+            await type_move(app, pilot, "a4-out")
+            assert "red piece never escapes" in screen.message_text
+            assert view_of(app).position() == before and not screen.session.is_over
+
+    run(test)
+
+
+# ------------------------------------------------------------------------------------------------ full games
+
+
+async def play_out(app: NashplayApp, pilot: Pilot[None], paste: bool = False, limit: int = 400) -> list[str]:
+    """Play the user's side with a simple policy (the first legal move the view offers), entered in the move
+    field, to the end."""
+    typed: list[str] = []
+    for _ in range(limit):
+        screen = game(app)
+        if screen.session.is_over:
+            return typed
+        assert_opponent_hidden(app)
+        move = view_of(app).legal_moves()[0].to_text()
+        typed.append(move)
+        await type_move(app, pilot, move, paste)
+        assert screen.message_text != "" and not screen.message_text.startswith("Refused"), screen.message_text
+    raise AssertionError("the game did not end")
+
+
+async def check_finished_game(app: NashplayApp, pilot: Pilot[None], state_dir: Path, tmp_path: Path) -> None:
+    screen = game(app)
+    state = screen.session.state
+    outcome = state.outcome()
+    assert outcome is not None
+    verdict = "You won!" if outcome.winner is Side.P1 else "Draw." if outcome.winner is None else "You lost."
+    status = status_text(app)
+    assert "Game over" in status and verdict in status and outcome.reason in status
+    assert not (state_dir / SAVE_NAME).exists(), "a finished game is no longer offered for resume"
+
+    # s: the prompt is pre-filled with a path; clear it, type ours, Enter.
+    await pilot.press("s")
+    field = screen.query_one("#move-input", Input)
+    assert field.display and field.value.endswith(".ngr")
+    await pilot.press("end", "ctrl+u")
+    assert field.value == ""
+    # A relative path (short to type) is taken from the working directory, here tmp_path.
+    await pilot.press(*"rec/end.ngr", "enter")
+    target = tmp_path / "rec" / "end.ngr"
+    await pilot.pause()
+    assert target.is_file(), screen.message_text
+    assert screen.message_text.startswith("Saved to rec/end.ngr")
+    record = Record.load(target)
+    assert record.result == outcome.result_text
+    assert record.replay()[-1].position() == state.position()
+    assert [m.text for m in record.moves] == [m.to_text() for m in state.moves()]
+
+    await pilot.press("r")
+    await pilot.pause()
+    replay = app.screen
+    assert isinstance(replay, ReplayScreen)
+    assert replay.last_ply == len(state.moves())
+    await pilot.press("end")
+    assert view_of(app).position() == state.position()
+    await pilot.press("escape")
+    await pilot.pause()
+    assert app.screen is screen
+
+
+def test_complete_mini_geister_game(state_dir: Path, tmp_path: Path) -> None:
+    async def test() -> None:
+        app = play_app()
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            typed = await play_out(app, pilot)
+            assert typed
+            await check_finished_game(app, pilot, state_dir, tmp_path)
+
+    run(test)
+
+
+def test_complete_geister_game(state_dir: Path, tmp_path: Path) -> None:
+    async def test() -> None:
+        app = play_app("geister", setup="BBBBRRRR", seed=1)  # a short game: chototsu escapes after 12 plies
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            view = view_of(app)
+            assert (view.variant.width, view.variant.height) == (6, 6)
+            assert sum(1 for _ in view.pieces(Side.P2)) == 8
+            typed = await play_out(app, pilot, paste=True)  # pasted: typing key by key is tested above
+            assert typed
+            await check_finished_game(app, pilot, state_dir, tmp_path)
+
+    run(test)
+
+
+# ------------------------------------------------------------------------------------------------ player 2
+
+
+def test_player_two_the_ai_moves_first_and_the_board_is_turned() -> None:
+    async def test() -> None:
+        app = play_app(side=Side.P2)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await settle(app, pilot)
+            screen = game(app)
+            view = view_of(app)
+            assert screen.session.human is Side.P2 and view.viewer is Side.P2
+            assert len(view.moves) == 1, "player 1 (the AI) moved first"
+            assert view.my_turn and "Your move (player 2)" in status_text(app)
+            assert app.screen.query_one("#moves", MoveList).first is Side.P1
+            assert_opponent_hidden(app)
+            lines = board_of(app).render().plain.splitlines()
+            # Rank 1 at the top, rank 4 (player 2's home, with its pieces) at the bottom, files from d to a.
+            assert lines[0].startswith(" 1 ")
+            assert lines[6].startswith(" 4 ") and "B" in lines[6] and "R" in lines[6]
+            assert lines[-1].split() == ["d", "c", "b", "a"]
+            # The cursor follows the turned board: "up" goes toward rank 1.
+            board = board_of(app)
+            start = board.cursor
+            await pilot.press("up")
+            assert board.cursor.rank == start.rank - 1
+            # f turns it back.
+            await pilot.press("f")
+            assert board_of(app).render().plain.splitlines()[0].startswith(" 4 ")
+
+    run(test)
+
+
+# ------------------------------------------------------------------------------------------------ bugs
+
+
+def test_replay_during_a_game_does_not_reveal_hidden_colours() -> None:
+    async def test() -> None:
+        app = play_app()
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await first_move(app, pilot)
+            assert not game(app).session.is_over
+            await pilot.press("r")
+            await pilot.pause()
+            assert isinstance(app.screen, ReplayScreen)
+            for key in ("home", "end"):
+                await pilot.press(key)
+                view = view_of(app)
+                hidden = [p.colour for _, p in view.pieces(Side.P2)]
+                assert hidden and all(c is Colour.UNKNOWN for c in hidden), view.position()
+                status = str(app.screen.query_one("#status").render())
+                ranks = status.split("Position:")[-1].split()[0]
+                assert not set(ranks) & set("br"), status
+
+    run(test)
+
+
+def test_undo_then_a_new_move_drops_the_stale_reply() -> None:
+    async def test() -> None:
+        # Geister (a capture does not end it). Player 2's only blue, on d4, will take d3; the user plays a2-a3,
+        # takes it back while the AI still thinks, and captures d4 instead: the old reply d4-d3 is now illegal.
+        # The moves go straight to the screen (as the board's MoveChosen does) so that the timing is certain: both
+        # happen well within the AI's 0.5 s "thinking" pause.
+        app = position_app("r4r/6/3b2/3B2/B4R/6 1", "geister", ai_delay=0.5)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            screen = game(app)
+            screen.play(Move.parse("a2-a3"))
+            await asyncio.sleep(0.1)  # the AI's worker is running on a2-a3
+            await pilot.press("u")
+            assert screen.session.state.moves() == []
+            screen.play(Move.parse("d3-d4"))
+            await asyncio.sleep(0.9)  # both the stale worker and the new one have answered
+            await settle(app, pilot)
+            moves = screen.session.state.moves()
+            assert moves[0] == Move.parse("d3-d4") and len(moves) == 2
+            replay = GeisterState.from_position("r4r/6/3b2/3B2/B4R/6 1", "geister")
+            for move in moves:
+                replay.push(move)
+            assert replay.position() == screen.session.state.position()
+
+    run(test)
