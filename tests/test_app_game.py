@@ -530,3 +530,29 @@ def test_undo_then_a_new_move_drops_the_stale_reply() -> None:
             assert replay.position() == screen.session.state.position()
 
     run(test)
+
+
+def test_move_by_mouse_clicks() -> None:
+    """Click a piece, then the square to move it to (the mouse is a bonus, but it must play real moves)."""
+
+    async def test() -> None:
+        app = play_app()
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            board = board_of(app)
+            # Player 1 at the bottom: the row of rank r starts at content y = (height - r) * 2, file f at
+            # x = 3 + f * 5; aim at the middle of each cell.
+            height = board.view.variant.height if board.view else 4
+
+            def offset(name: str) -> tuple[int, int]:
+                square = Square.parse(name)
+                return (3 + square.file * 5 + 2, (height - 1 - square.rank) * 2)
+
+            assert board.square_at(*offset("b1")) == Square.parse("b1")
+            await pilot.click("#board", offset=offset("b1"))
+            await pilot.click("#board", offset=offset("b2"))
+            await settle(app, pilot)
+            assert view_of(app).moves[0] == Move.parse("b1-b2")
+            assert len(view_of(app).moves) == 2  # and the opponent replied
+
+    run(test)
