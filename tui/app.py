@@ -146,6 +146,14 @@ class NashplayApp(App[None]):
         self.push_screen(screen)
         return None
 
+    def get_key_display(self, binding: Binding) -> str:
+        display = super().get_key_display(binding)
+        if self.ascii_mode and not display.isascii():
+            # Poor fonts: name the key instead of drawing a symbol for it (Enter rather than a return arrow).
+            _, key = binding.parse_key()
+            return key.replace("_", " ").title()
+        return display
+
     # ---- actions
 
     def action_help(self) -> None:

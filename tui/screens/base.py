@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, cast
 
 from textual.screen import Screen
+from textual.widgets import Header
 
 from tui.theme import Glyphs
 
@@ -21,3 +22,8 @@ class NashplayScreen(Screen[None]):
     @property
     def glyphs(self) -> Glyphs:
         return self.nashplay.glyphs
+
+    def on_mount(self) -> None:
+        if self.nashplay.ascii_mode:
+            for header in self.query(Header):
+                header.icon = "*"  # the default icon is a Unicode circle
