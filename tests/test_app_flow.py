@@ -130,6 +130,7 @@ def test_menu_offers_the_games_and_set_up_starts_a_game() -> None:
                 "game:mini-geister",
                 "game:mini-geister-3v2-rrb",
                 "game:mini-geister-3v2-rbb",
+                "tcg",
                 "replay",
                 "quit",
             ], "no Resume without a saved game"

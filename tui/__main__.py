@@ -1,6 +1,6 @@
 """``python -m tui``: the same as the ``nashplay`` command (``textual serve`` needs this entry point)."""
 
-from tui.cli import main
+from tui.cli import run
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(run())

@@ -19,6 +19,7 @@ from tui.screens.game import GameScreen
 from tui.screens.menu import MenuScreen
 from tui.screens.replay import ReplayScreen
 from tui.screens.setup import SetupScreen
+from tui.screens.tcg import TcgConfig, TcgScreen
 from tui.session import GameConfig, GameSession
 from tui.storage import SavedGame
 from tui.theme import ASCII, PIECE_VARIABLES, THEMES, UNICODE
@@ -28,8 +29,9 @@ from tui.theme import ASCII, PIECE_VARIABLES, THEMES, UNICODE
 class StartRequest:
     """What the command line asked for: the menu, a game (with or without the set-up screen), or a replay."""
 
-    kind: Literal["menu", "play", "setup", "replay"] = "menu"
+    kind: Literal["menu", "play", "setup", "replay", "tcg"] = "menu"
     config: GameConfig | None = None
+    tcg: TcgConfig | None = None
     record: Record | None = None
     replay_side: Side = Side.P1
     replay_title: str | None = None
@@ -80,6 +82,8 @@ class NashplayApp(App[None]):
             self.start_game(request.config)
         elif request.kind == "setup" and request.config is not None:
             self.push_screen(SetupScreen(request.config.variant, request.config))
+        elif request.kind == "tcg":
+            self.push_screen(TcgScreen(request.tcg))
         elif request.kind == "replay" and request.record is not None:
             self.push_screen(ReplayScreen(request.record, request.replay_side, request.replay_title))
         else:

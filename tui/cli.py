@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import sys
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 
 from core.errors import IllegalMoveError, NotationError
 from core.game import Side
 from core.geister import VARIANTS, variant_by_name
 from core.record import Record
 from tui.session import OPPONENTS, GameConfig
+
+PLAY_GAMES = [*VARIANTS, "tcg"]
 
 EPILOG = """\
 examples:
@@ -62,13 +67,35 @@ def build_parser() -> argparse.ArgumentParser:
         "play",
         parents=[display],
         help="play a game against an AI",
-        description="Play a Geister-family game against an AI. Without --setup the set-up screen asks.",
+        description="Play a game against an AI. Geister family: without --setup the set-up screen asks. "
+        "TCG: --advisor runs the source's play mode in a plain prompt; otherwise the app opens.",
     )
-    play.add_argument("game", choices=list(VARIANTS), metavar="GAME", help=f"one of: {', '.join(VARIANTS)}")
+    play.add_argument("game", choices=PLAY_GAMES, metavar="GAME", help=f"one of: {', '.join(PLAY_GAMES)}")
     play.add_argument("--opponent", choices=list(OPPONENTS), default="chototsu", help="the AI you play against")
     play.add_argument("--setup", help="'random', or one B/R letter per set-up square (e.g. BR, BRRBBRRB)")
     play.add_argument("--side", choices=["1", "2"], default="1", help="your side: 1 moves first (default), 2 second")
     play.add_argument("--seed", type=int, help="seed for the AI and random set-ups, for reproducible games")
+    tcg = play.add_argument_group("Twice Clap Game (tcg)")
+    tcg.add_argument("--n", type=int, default=3, help="most points a player can hold (default 3, the source's)")
+    tcg.add_argument("--advisor", action="store_true", help="plain-terminal advisor: type the opponent's actions")
+    tcg.add_argument(
+        "--mode", choices=["advisor", "versus"], default="advisor", help="in the app: advisor (default) or versus"
+    )
+
+    solve = commands.add_parser(
+        "solve",
+        help="solve a game and print the source's tables",
+        description="Solve a game exactly and print what the source documents publish, so you can check us.",
+    )
+    solvers = solve.add_subparsers(dest="solver", metavar="GAME", required=True)
+    solve_tcg = solvers.add_parser(
+        "tcg",
+        help="Twice Clap Game: equilibrium strategies and win probabilities",
+        description="Markov-game value iteration with batched stage games and policy evaluation.",
+    )
+    solve_tcg.add_argument("--n", type=int, default=3, help="most points a player can hold (default 3)")
+    solve_tcg.add_argument("--json", action="store_true", help="one JSON object instead of the tables")
+    solve_tcg.add_argument("--no-cache", action="store_true", help="solve afresh instead of reading the cache")
 
     replay = commands.add_parser(
         "replay", parents=[display], help="replay a game record", description="Step through a game record."
@@ -87,15 +114,74 @@ def theme_names() -> list[str]:
     return [t.name for t in THEMES] + sorted(BUILTIN_THEMES)
 
 
+def _stderr_progress() -> Callable[[int, float], None] | None:
+    """A one-line progress display on stderr (only when it is a terminal, so pipes and JSON stay clean)."""
+    if not sys.stderr.isatty():
+        return None
+    started = time.monotonic()
+
+    def show(sweep: int, residual: float) -> None:
+        if time.monotonic() - started > 0.5:
+            print(f"\rsolving: sweep {sweep}, Bellman residual {residual:.1e}   ", end="", file=sys.stderr, flush=True)
+
+    return show
+
+
+def solve_tcg(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from solvers.tcg import TcgSolution, strategy_table, to_json, value_table
+
+    if not 1 <= args.n <= 1000:
+        parser.exit(2, f"nashplay solve tcg: error: --n must be 1..1000, not {args.n}\n")
+    solution, source = TcgSolution.load(args.n, use_cache=not args.no_cache, progress=_stderr_progress())
+    if sys.stderr.isatty():
+        print("\r" + " " * 60 + "\r", end="", file=sys.stderr, flush=True)
+    if args.json:
+        print(json.dumps(to_json(solution)))
+        return 0
+    result = solution.solution
+    print(
+        f"Twice Clap Game, n = {args.n}: {(args.n + 1) ** 2} states, solved in {result.seconds:.3f} s "
+        f"({result.sweeps} sweeps; table {source})"
+    )
+    certificate = solution.certificate
+    print(f"Bellman residual {result.residual:.1e}; certified error bound {certificate.gap:.1e}\n")
+    unsettled = [i for i in range(solution.game.states) if certificate.upper[i] - certificate.lower[i] > 1e-6]
+    if unsettled:
+        names = ", ".join(f"({s // (args.n + 1)},{s % (args.n + 1)})" for s in unsettled[:8])
+        print(
+            f"Note: from {names} equilibrium play never ends (neither side can force a win); the values shown there"
+            " are the symmetric fixed point, not guarantees.\n"
+        )
+    print("Equilibrium strategies for i1 <= i2 (probabilities of c / a / d / s; * = any of these keeps the value)")
+    print(strategy_table(solution))
+    print("\nPlayer 1's win probability (row: player 1's points, column: player 2's)")
+    print(value_table(solution))
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.command == "solve":
+        return solve_tcg(args, parser)
+    if args.command == "play" and args.game == "tcg" and args.advisor:
+        from tui import tcg_prompt
+
+        if not 1 <= args.n <= 1000:
+            parser.exit(2, f"nashplay play tcg: error: --n must be 1..1000, not {args.n}\n")
+        return tcg_prompt.run(args.n, Side.from_number(args.side), args.seed)
 
     # Imported here so that `nashplay --help` and argument errors stay fast.
     from tui.app import NashplayApp, StartRequest
 
     request = StartRequest()
-    if args.command == "play":
+    if args.command == "play" and args.game == "tcg":
+        from tui.screens.tcg import TcgConfig
+
+        if not 1 <= args.n <= 200:
+            parser.exit(2, f"nashplay play tcg: error: in the app --n must be 1..200, not {args.n}\n")
+        request = StartRequest("tcg", tcg=TcgConfig(args.n, args.mode, Side.from_number(args.side), args.seed))
+    elif args.command == "play":
         side = Side.from_number(args.side)
         config = GameConfig(variant=args.game, human=side, opponent=args.opponent, setup=args.setup, seed=args.seed)
         if args.setup is not None and args.setup.lower() != "random":
@@ -123,5 +209,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     return app.return_code or 0
 
 
+def run() -> int:
+    """The console script: ``main`` with a quiet exit when the output pipe closes (``nashplay solve ... | head``)."""
+    try:
+        return main()
+    except BrokenPipeError:
+        # Python would complain again while flushing stdout at exit; point it at devnull first.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run())

@@ -69,6 +69,7 @@ class MenuScreen(NashplayScreen):
         for name in MENU_GAMES:
             variant = VARIANTS[name]
             games.add_option(Option(f"{variant.title}  ({variant.width}x{variant.height})", id=f"game:{name}"))
+        games.add_option(Option("Twice Clap Game  (TCG: equilibrium advisor, or play the AI)", id="tcg"))
         games.add_option(Option("Replay a record file...", id="replay"))
         games.add_option(Option("Quit", id="quit"))
         games.highlighted = 0
@@ -83,6 +84,10 @@ class MenuScreen(NashplayScreen):
             from tui.screens.setup import SetupScreen
 
             app.switch_screen(SetupScreen(choice.removeprefix("game:")))
+        elif choice == "tcg":
+            from tui.screens.tcg import TcgScreen
+
+            app.switch_screen(TcgScreen())
         elif choice == "replay":
             self.action_open_record()
         elif choice == "quit":

@@ -1,0 +1,104 @@
+"""Solved tables on disk, in the user's cache directory: versioned, checked, rebuilt when missing or corrupt.
+
+A table is a set of named numpy arrays saved as one ``.npz`` (no pickles) together with what it was built from
+(name, parameters, format version) and a SHA-256 of every array. Loading checks all of that; anything wrong
+(truncated file, edited bytes, an older format, other parameters) means the table is rebuilt and rewritten, and
+the caller is told why. Writes go to a temporary file first, so a crash never leaves half a table behind.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import zipfile
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+Arrays = dict[str, np.ndarray]
+
+
+def cache_dir() -> Path:
+    """``$NASHPLAY_CACHE_DIR``, else ``$XDG_CACHE_HOME/nashplay``, else ``~/.cache/nashplay``."""
+    override = os.environ.get("NASHPLAY_CACHE_DIR")
+    if override:
+        return Path(override)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "nashplay"
+
+
+@dataclass(frozen=True)
+class Loaded:
+    arrays: Arrays
+    #: "cache" (read from disk), "built" (no table yet), or "rebuilt: <why>" (the table on disk was unusable).
+    source: str
+    path: Path
+
+
+def _digest(arrays: Mapping[str, np.ndarray]) -> str:
+    sha = hashlib.sha256()
+    for name in sorted(arrays):
+        array = np.ascontiguousarray(arrays[name])
+        sha.update(name.encode())
+        sha.update(str(array.dtype).encode())
+        sha.update(str(array.shape).encode())
+        sha.update(array.tobytes())
+    return sha.hexdigest()
+
+
+def table_path(name: str, params: Mapping[str, object], version: int) -> Path:
+    key = json.dumps({"name": name, "params": dict(params), "version": version}, sort_keys=True)
+    short = hashlib.sha256(key.encode()).hexdigest()[:16]
+    return cache_dir() / f"{name}-{short}.npz"
+
+
+def _read(path: Path, name: str, params: Mapping[str, object], version: int) -> Arrays:
+    with np.load(path, allow_pickle=False) as data:
+        arrays = {key: data[key] for key in data.files}
+    meta_bytes = arrays.pop("__meta__", None)
+    if meta_bytes is None:
+        raise ValueError("no metadata")
+    meta = json.loads(bytes(meta_bytes).decode())
+    expected = {"name": name, "params": json.loads(json.dumps(dict(params))), "version": version}
+    if {k: meta.get(k) for k in expected} != expected:
+        raise ValueError(f"built for {meta.get('name')} {meta.get('params')} format {meta.get('version')}")
+    if meta.get("sha256") != _digest(arrays):
+        raise ValueError("checksum mismatch")
+    return arrays
+
+
+def _write(path: Path, arrays: Mapping[str, np.ndarray], name: str, params: Mapping[str, object], version: int) -> None:
+    meta = {"name": name, "params": dict(params), "version": version, "sha256": _digest(arrays)}
+    payload = dict(arrays)
+    payload["__meta__"] = np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(path.name + f".{os.getpid()}.tmp")
+    with temporary.open("wb") as handle:
+        np.savez(handle, **payload)  # type: ignore[arg-type]
+    temporary.replace(path)
+
+
+def load_or_build(
+    name: str,
+    params: Mapping[str, object],
+    build: Callable[[], Arrays],
+    version: int = 1,
+    use_cache: bool = True,
+) -> Loaded:
+    """The table for ``name`` and ``params``: from disk if it is there and sound, else built (and saved)."""
+    path = table_path(name, params, version)
+    source = "built"
+    if use_cache and path.exists():
+        try:
+            return Loaded(_read(path, name, params, version), "cache", path)
+        except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError, json.JSONDecodeError) as error:
+            source = f"rebuilt: the cached table was unusable ({error})"
+    arrays = build()
+    try:
+        _write(path, arrays, name, params, version)
+    except OSError as error:
+        source += f" (not saved: {error})"
+    return Loaded(arrays, source, path)

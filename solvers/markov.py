@@ -1,0 +1,365 @@
+"""Two-player zero-sum Markov games with absorbing wins (the Twice Clap Game and kin): values, strategies, proof.
+
+A game here has states ``0..S-1`` and the same ``m x k`` joint actions in every state; a joint action leads
+deterministically to another state or to one of the two absorbing outcomes ``WIN1`` / ``WIN2``. The value of a state
+is player 1's probability of winning under equilibrium play; player 2 minimises it.
+
+Why not plain value iteration: most equilibrium play in TCG is defense, rounds rarely end the game, and the value
+operator contracts by about 0.9999 per sweep at n = 50, so "change < 1e-9" stops far from the fixed point. Here every
+sweep solves all stage games at once (``solvers.matrix.solve_batch``) and is followed by a policy-evaluation step:
+the stage strategies are fixed and the resulting absorbing Markov chain is solved exactly with a sparse linear solve
+(Pollatschek-Avi-Itzhak). The Bellman residual is reported, and ``certify`` turns strategies into exact bounds.
+
+Why strategies need care (the ``*`` trap of ``spec/tcg.md``): in a decided state (value 0 or 1) every action of the
+loser keeps the value, and so do stalling actions of the winner; a stationary strategy that stalls may never
+collect the win. The winner's strategy in decided states is therefore a pure *attractor* strategy: it stays in the
+decided region and strictly decreases the number of rounds to the win whatever the loser does. ``certify`` checks
+the result: the opponent's exact best response, with endless play counted against the strategy's owner.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+import scipy.sparse.csgraph as csgraph
+import scipy.sparse.linalg as spla
+
+from solvers.matrix import solve_batch
+
+WIN1 = -1
+WIN2 = -2
+
+#: Below this Bellman residual the sweeps stop warm-starting (see ``solve``).
+WARM_UNTIL = 1e-6
+
+#: Values this close to 0 or 1 are decided (the winner must be given a strategy that actually wins).
+DECIDED = 1e-12
+
+
+@dataclass(frozen=True)
+class MarkovGame:
+    """``successor[s, i, j]``: where joint action (i, j) leads from state s: a state index, ``WIN1`` or ``WIN2``."""
+
+    successor: np.ndarray
+
+    @property
+    def states(self) -> int:
+        return int(self.successor.shape[0])
+
+    def stage_matrices(self, values: np.ndarray) -> np.ndarray:
+        """All stage games at once: entry (s, i, j) is the value of where (i, j) leads (1 for WIN1, 0 for WIN2)."""
+        extended = np.concatenate([values, [0.0, 1.0]])  # index -2 -> WIN2 (0), index -1 -> WIN1 (1)
+        stages: np.ndarray = extended[self.successor]
+        return stages
+
+
+@dataclass(frozen=True)
+class MarkovSolution:
+    values: np.ndarray  # (S,)
+    p1: np.ndarray  # (S, m) player 1's stationary strategy
+    p2: np.ndarray  # (S, k) player 2's stationary strategy
+    residual: float  # Bellman residual max_s |val(A_s(V)) - V_s| at the returned values
+    sweeps: int
+    seconds: float
+
+
+Progress = Callable[[int, float], None]
+
+
+def solve(
+    game: MarkovGame,
+    tolerance: float = 1e-14,
+    max_sweeps: int = 10_000,
+    progress: Progress | None = None,
+) -> MarkovSolution:
+    """Values to ``tolerance`` (Bellman residual) and progress-making equilibrium strategies for both players."""
+    started = time.perf_counter()
+    values = np.full(game.states, 0.5)
+    sweeps = 0
+    rows: np.ndarray | None = None
+    cols: np.ndarray | None = None
+    residual = np.inf
+    for sweeps in range(1, max_sweeps + 1):
+        # Warm starts while far from the fixed point; the last sweeps go through the full enumeration, whose
+        # fixed tie-break order makes policy evaluation land exactly on the values (and the strategies returned
+        # deterministic).
+        warm = rows if residual > WARM_UNTIL else None
+        stage_values, rows, cols = _warm_solve(game.stage_matrices(values), warm, cols)
+        residual = float(np.max(np.abs(stage_values - values)))
+        if progress is not None:
+            progress(sweeps, residual)
+        if residual <= tolerance:
+            break
+        values = evaluate(game, rows, cols, fallback=stage_values)
+    stage_values, rows, cols = solve_batch(game.stage_matrices(values))
+    residual = float(np.max(np.abs(stage_values - values)))
+    p1, p2 = progressive_strategies(game, values, rows, cols)
+    return MarkovSolution(values, p1, p2, residual, sweeps, time.perf_counter() - started)
+
+
+def _warm_solve(
+    stages: np.ndarray, rows: np.ndarray | None, cols: np.ndarray | None, tolerance: float = 1e-12
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``solve_batch``, warm-started from the previous sweep's supports.
+
+    Between sweeps the values move a little and most stage games keep the supports of their equilibrium, so for
+    each support pattern the equal-payoff systems of all its games are solved in one stacked call and checked;
+    only the games whose check fails go through the full enumeration. During iteration any equilibrium will do
+    (the tie-break order matters only for the strategies finally returned, which come from ``solve_batch``).
+    """
+    if rows is None or cols is None:
+        return solve_batch(stages)
+    count, m, k = stages.shape
+    values = np.empty(count)
+    new_rows = np.zeros((count, m))
+    new_cols = np.zeros((count, k))
+    done = np.zeros(count, dtype=bool)
+    row_support, col_support = rows > 0, cols > 0
+    sizes = row_support.sum(axis=1)
+    eligible = sizes == col_support.sum(axis=1)
+    codes = row_support @ (1 << np.arange(m)) * (1 << k) + col_support @ (1 << np.arange(k))
+    for code in np.unique(codes[eligible]):
+        members = np.flatnonzero(eligible & (codes == code))
+        r_idx = np.flatnonzero(row_support[members[0]])
+        c_idx = np.flatnonzero(col_support[members[0]])
+        size = r_idx.size
+        sub = stages[np.ix_(members, r_idx, c_idx)]  # (g, s, s)
+        # Column player's mix y makes every supported row pay v:  sub y = v 1,  sum y = 1  (and x likewise).
+        border = np.zeros((members.size, size + 1, size + 1))
+        border[:, :size, :size] = sub
+        border[:, :size, size] = -1.0
+        border[:, size, :size] = 1.0
+        border_t = border.copy()
+        border_t[:, :size, :size] = sub.transpose(0, 2, 1)
+        rhs = np.zeros((members.size, size + 1))
+        rhs[:, size] = 1.0
+        regular = np.abs(np.linalg.det(border)) > 1e-12
+        if not regular.any():
+            continue
+        members, border, border_t, rhs = members[regular], border[regular], border_t[regular], rhs[regular]
+        y_sol = np.linalg.solve(border, rhs[..., None])[..., 0]
+        x_sol = np.linalg.solve(border_t, rhs[..., None])[..., 0]
+        x = np.zeros((members.size, m))
+        y = np.zeros((members.size, k))
+        x[:, r_idx] = x_sol[:, :size]
+        y[:, c_idx] = y_sol[:, :size]
+        v = y_sol[:, size]
+        game = stages[members]
+        ok = (x >= -tolerance).all(axis=1) & (y >= -tolerance).all(axis=1)
+        ok &= (np.einsum("gij,gj->gi", game, y) <= v[:, None] + tolerance).all(axis=1)
+        ok &= (np.einsum("gi,gij->gj", x, game) >= v[:, None] - tolerance).all(axis=1)
+        accepted = members[ok]
+        values[accepted] = v[ok]
+        new_rows[accepted] = np.clip(x[ok], 0.0, None)
+        new_cols[accepted] = np.clip(y[ok], 0.0, None)
+        done[accepted] = True
+    rest = np.flatnonzero(~done)
+    if rest.size:
+        values[rest], new_rows[rest], new_cols[rest] = solve_batch(stages[rest])
+    new_rows /= new_rows.sum(axis=1, keepdims=True)
+    new_cols /= new_cols.sum(axis=1, keepdims=True)
+    return values, new_rows, new_cols
+
+
+def _chain(game: MarkovGame, rows: np.ndarray, cols: np.ndarray) -> tuple[sp.csr_matrix, np.ndarray, np.ndarray]:
+    """The Markov chain of fixed stationary strategies: transitions among states, and the one-round chance of
+    each absorbing outcome (WIN1, WIN2)."""
+    s_count, m, k = game.successor.shape
+    joint = rows[:, :, None] * cols[:, None, :]  # (S, m, k)
+    succ = game.successor.reshape(s_count, m * k)
+    prob = joint.reshape(s_count, m * k)
+    source = np.repeat(np.arange(s_count), m * k)
+    flat_succ, flat_prob = succ.ravel(), prob.ravel()
+    inner = (flat_succ >= 0) & (flat_prob > 0)
+    transitions = sp.csr_matrix((flat_prob[inner], (source[inner], flat_succ[inner])), shape=(s_count, s_count))
+    win1 = np.where(succ == WIN1, prob, 0.0).sum(axis=1)
+    win2 = np.where(succ == WIN2, prob, 0.0).sum(axis=1)
+    return transitions, win1, win2
+
+
+def _can_reach(transitions: sp.csr_matrix, start: np.ndarray) -> np.ndarray:
+    """States from which some state in ``start`` (a boolean mask) is reachable with positive probability.
+
+    One breadth-first search (in C) from an extra sink node that every ``start`` state points to, on the reversed
+    graph: what the search reaches is exactly what can reach ``start``.
+    """
+    count = transitions.shape[0]
+    sink = count
+    sources = np.flatnonzero(start)
+    if sources.size == 0:
+        return np.zeros(count, dtype=bool)
+    graph = transitions.tocoo()
+    rows = np.concatenate([graph.col, np.full(sources.size, sink)])  # reversed edges: target -> source
+    cols = np.concatenate([graph.row, sources])
+    reverse = sp.csr_matrix((np.ones(rows.size), (rows, cols)), shape=(count + 1, count + 1))
+    order = csgraph.breadth_first_order(reverse, sink, directed=True, return_predecessors=False)
+    reach = np.zeros(count + 1, dtype=bool)
+    reach[order] = True
+    return reach[:count]
+
+
+def evaluate(game: MarkovGame, rows: np.ndarray, cols: np.ndarray, fallback: np.ndarray) -> np.ndarray:
+    """Player 1's win probability when both players keep these stage strategies for ever.
+
+    States that cannot reach an end under them (a loop of stalling actions) keep ``fallback``: their value is not
+    defined by these strategies, and the next sweep's stage games revise it.
+    """
+    transitions, win1, win2 = _chain(game, rows, cols)
+    ends = (win1 + win2) > 0
+    live = _can_reach(transitions, ends)
+    values = fallback.copy()
+    if not live.any():
+        return values
+    index = np.flatnonzero(live)
+    stuck = np.flatnonzero(~live)
+    sub = transitions[index][:, index]
+    rhs = win1[index] + (transitions[index][:, stuck] @ fallback[stuck] if stuck.size else 0.0)
+    matrix = sp.identity(index.size, format="csc") - sub.tocsc()
+    values[index] = spla.spsolve(matrix, rhs)
+    clipped: np.ndarray = np.clip(values, 0.0, 1.0)
+    return clipped
+
+
+def progressive_strategies(
+    game: MarkovGame, values: np.ndarray, rows: np.ndarray, cols: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Stage strategies, with the winner of every decided state playing a pure attractor strategy."""
+    p1, p2 = rows.copy(), cols.copy()
+    for player, target in ((1, WIN1), (2, WIN2)):
+        decided = values >= 1 - DECIDED if player == 1 else values <= DECIDED
+        choice = _attractor(game, decided, target, player)
+        chosen = choice >= 0
+        strategies = p1 if player == 1 else p2
+        strategies[chosen] = 0.0
+        strategies[chosen, choice[chosen]] = 1.0
+    return p1, p2
+
+
+def _attractor(game: MarkovGame, region: np.ndarray, target: int, player: int) -> np.ndarray:
+    """For each state of ``region``, a pure action of ``player`` that stays in the region and reaches ``target``
+    in fewer rounds than before, whatever the opponent plays (-1 where there is none).
+
+    Layer k holds the states that win in at most k rounds; an action qualifies for layer k if every opponent reply
+    leads to ``target`` or to a state of an earlier layer.
+    """
+    succ = game.successor if player == 1 else game.successor.transpose(0, 2, 1)  # (S, own, opponent)
+    s_count = game.states
+    rank = np.full(s_count, -1)
+    choice = np.full(s_count, -1)
+    solved = np.zeros(s_count + 2, dtype=bool)  # extended: index s_count+target maps below
+    # Extended indices: WIN1 -> -1 and WIN2 -> -2 already address the last two slots of ``solved``.
+    solved[target] = True
+    layer = 0
+    while True:
+        layer += 1
+        good = solved[succ].all(axis=2)  # (S, own): every opponent reply lands on target or an earlier layer
+        new = region & ~solved[:s_count] & good.any(axis=1)
+        if not new.any():
+            break
+        choice[new] = np.argmax(good[new], axis=1)
+        rank[new] = layer
+        solved[:s_count] |= new
+    return choice
+
+
+# --------------------------------------------------------------------------------------------------- certificates
+
+
+@dataclass(frozen=True)
+class Certificate:
+    """Exact guarantees of a strategy pair, from the opponents' best responses.
+
+    ``lower[s]``: player 1's win probability that ``p1`` guarantees (player 2 best-responds; endless play counts as
+    player 1 not winning). ``upper[s]``: the most player 1 can get against ``p2`` (endless play counts as a win for
+    player 1, i.e. against ``p2``'s owner). The true value lies between them; equal bounds prove both strategies
+    optimal and that play between them ends with probability 1.
+    """
+
+    lower: np.ndarray
+    upper: np.ndarray
+    ends_p1: np.ndarray  # chance the game ends when p1 meets its best response
+    ends_p2: np.ndarray
+
+    @property
+    def gap(self) -> float:
+        return float(np.max(self.upper - self.lower))
+
+
+def certify(game: MarkovGame, p1: np.ndarray, p2: np.ndarray) -> Certificate:
+    reach_win1, ends_p1 = _min_reach(game.successor, p1, WIN1)
+    reach_win2, ends_p2 = _min_reach(game.successor.transpose(0, 2, 1), p2, WIN2)
+    return Certificate(lower=reach_win1, upper=1.0 - reach_win2, ends_p1=ends_p1, ends_p2=ends_p2)
+
+
+def _min_reach(successor: np.ndarray, fixed: np.ndarray, target: int) -> tuple[np.ndarray, np.ndarray]:
+    """The best response, by policy iteration, of the player choosing the LAST axis of ``successor`` against the
+    fixed mixed strategy over the middle axis: it minimises the chance of reaching ``target`` (endless play is fine
+    for it). Returns that minimal chance per state, and the chance that the game ends under the best response."""
+    s_count, _, k = successor.shape
+    extended_len = s_count + 2
+    # Successor distribution for each (state, responder action): weights of the fixed player's actions.
+    # States that can avoid the target for ever (greatest fixed point): value 0, found on the graph of the support.
+    support = fixed > 0
+    safe = np.ones(extended_len, dtype=bool)
+    safe[target] = False
+    while True:
+        ok = np.asarray(np.where(support[:, :, None], safe[successor], True).all(axis=1))  # (S, k): stays safe
+        keep = ok.any(axis=1)
+        updated = safe.copy()
+        updated[:s_count] = keep
+        if np.array_equal(updated, safe):
+            break
+        safe = updated
+    avoid_action = np.argmax(ok, axis=1)
+
+    def evaluate(policy: np.ndarray) -> np.ndarray:
+        rows = fixed
+        cols = np.zeros((s_count, k))
+        cols[np.arange(s_count), policy] = 1.0
+        transitions, win_t, _ = _chain_generic(successor, rows, cols, target)
+        value = np.zeros(s_count)
+        unsafe = np.flatnonzero(~safe[:s_count])
+        if unsafe.size:
+            sub = transitions[unsafe][:, unsafe]
+            matrix = sp.identity(unsafe.size, format="csc") - sub.tocsc()
+            value[unsafe] = spla.spsolve(matrix, win_t[unsafe])
+        return value
+
+    extended = np.zeros(extended_len)
+    extended[target] = 1.0
+    policy = np.where(safe[:s_count], avoid_action, 0)
+    for _ in range(1000):
+        value = evaluate(policy)
+        extended[:s_count] = value
+        q = np.einsum("si,sij->sj", fixed, extended[successor])  # (S, k) chance of target after one round
+        best = np.argmin(q, axis=1)
+        improve = q[np.arange(s_count), best] < q[np.arange(s_count), policy] - 1e-13
+        improve &= ~safe[:s_count]
+        if not improve.any():
+            break
+        policy = np.where(improve, best, policy)
+    # Chance of ending under the best response: reach either outcome.
+    cols = np.zeros((s_count, k))
+    cols[np.arange(s_count), policy] = 1.0
+    transitions, win_t, win_o = _chain_generic(successor, fixed, cols, target)
+    ends = win_t + win_o
+    live = _can_reach(transitions, ends > 0)
+    ended = np.zeros(s_count)
+    index = np.flatnonzero(live)
+    if index.size:
+        matrix = sp.identity(index.size, format="csc") - transitions[index][:, index].tocsc()
+        ended[index] = spla.spsolve(matrix, ends[index])
+    return value, ended
+
+
+def _chain_generic(
+    successor: np.ndarray, rows: np.ndarray, cols: np.ndarray, target: int
+) -> tuple[sp.csr_matrix, np.ndarray, np.ndarray]:
+    """Like ``_chain`` for any orientation: one-round chances of ``target`` and of the other outcome."""
+    game = MarkovGame(successor)
+    transitions, win1, win2 = _chain(game, rows, cols)
+    return (transitions, win1, win2) if target == WIN1 else (transitions, win2, win1)

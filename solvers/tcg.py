@@ -1,0 +1,237 @@
+"""The Twice Clap Game solved: equilibrium values and strategies for any n, the source's tables, and the advisor.
+
+The game is built as a ``MarkovGame`` by a vectorised transcription of ``spec/tcg.md``'s rules (a test checks it
+against ``core.tcg.resolve_round``, the rules' reference implementation, on every state and round).
+
+Display of ``*`` (what the source prints): an action *keeps the value* when, played for sure, it guarantees the
+state's value whatever the opponent does. The source marks ``*`` where the winner may play with its food: both
+players have at least two value-keeping actions; then each player's value-keeping actions are shown as ``*``
+(all four: the whole row is ``*``). Everywhere else the equilibrium probabilities are shown. This rule reproduces
+every mark of the source's n = 3 table. The strategies the solver *plays* are another matter: in decided states the
+winner plays an attractor strategy that makes progress (see ``solvers.markov``).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+from core.tcg import TcgAction
+from solvers.cache import load_or_build
+from solvers.markov import WIN1, WIN2, Certificate, MarkovGame, MarkovSolution, Progress, certify, solve
+
+ACTIONS: tuple[TcgAction, ...] = tuple(TcgAction)  # c, a, d, s: the index order of every array here
+KEEP_TOLERANCE = 1e-9
+#: Bump when the solver's output changes, so cached tables are rebuilt.
+CACHE_VERSION = 1
+
+# beats[i, j]: action i of one player beats action j of the other (the outcome table is antisymmetric).
+_BEATS = np.zeros((4, 4), dtype=bool)
+for _winner, _loser in (("a", "c"), ("s", "c"), ("s", "a"), ("s", "d")):
+    _BEATS[ACTIONS.index(TcgAction(_winner)), ACTIONS.index(TcgAction(_loser))] = True
+
+
+def state_index(n: int, i1: int, i2: int) -> int:
+    return i1 * (n + 1) + i2
+
+
+def build_game(n: int) -> MarkovGame:
+    """All (n+1)^2 states and 16 rounds at once."""
+    if n < 1:
+        raise ValueError(f"n is the most points a player can hold, at least 1 (got {n})")
+    points = np.arange(n + 1)
+    i1 = np.repeat(points, n + 1)[:, None, None]
+    i2 = np.tile(points, n + 1)[:, None, None]
+    delta = np.array([1, -1, 0, -n])
+    new1 = np.minimum(i1 + delta[None, :, None], n)  # charge is capped at n
+    new2 = np.minimum(i2 + delta[None, None, :], n)
+    shape = (points.size**2, 4, 4)
+    new1, new2 = np.broadcast_to(new1, shape), np.broadcast_to(new2, shape)
+    successor = np.where(new1 >= 0, new1, 0) * (n + 1) + np.where(new2 >= 0, new2, 0)
+    beats1 = np.broadcast_to(_BEATS[None, :, :], shape)
+    beats2 = np.broadcast_to(_BEATS.T[None, :, :], shape)
+    successor = np.where(beats1, WIN1, successor)
+    successor = np.where(beats2, WIN2, successor)
+    # Overdrafts come before the outcome table: one negative loses; both negative restart from (0, 0).
+    successor = np.where((new1 < 0) & (new2 >= 0), WIN2, successor)
+    successor = np.where((new2 < 0) & (new1 >= 0), WIN1, successor)
+    successor = np.where((new1 < 0) & (new2 < 0), 0, successor)
+    return MarkovGame(np.ascontiguousarray(successor))
+
+
+@dataclass(frozen=True)
+class StateAdvice:
+    """One state as the table and the advisor show it."""
+
+    i1: int
+    i2: int
+    value: float  # player 1's win probability
+    p1: np.ndarray  # the strategy player 1 plays (progress-making)
+    p2: np.ndarray
+    keeps1: np.ndarray  # bool per action: keeps the value for sure
+    keeps2: np.ndarray
+    any1: bool  # show player 1's whole row as '*'
+    any2: bool
+    star1: bool  # show player 1's value-keeping actions as '*'
+    star2: bool
+
+    @property
+    def text(self) -> str:
+        return f"{self.i1},{self.i2}"
+
+
+@dataclass(frozen=True)
+class TcgSolution:
+    n: int
+    game: MarkovGame
+    solution: MarkovSolution
+
+    @classmethod
+    def compute(cls, n: int, tolerance: float = 1e-14, progress: Progress | None = None) -> TcgSolution:
+        game = build_game(n)
+        return cls(n, game, solve(game, tolerance=tolerance, progress=progress))
+
+    @classmethod
+    def load(cls, n: int, use_cache: bool = True, progress: Progress | None = None) -> tuple[TcgSolution, str]:
+        """The solution for ``n`` from the disk cache (built and saved when missing or corrupt), and where it
+        came from (see ``solvers.cache.Loaded.source``)."""
+
+        def build() -> dict[str, np.ndarray]:
+            fresh = cls.compute(n, progress=progress).solution
+            return {
+                "values": fresh.values,
+                "p1": fresh.p1,
+                "p2": fresh.p2,
+                "stats": np.array([fresh.residual, fresh.sweeps, fresh.seconds]),
+            }
+
+        loaded = load_or_build("tcg", {"n": n}, build, version=CACHE_VERSION, use_cache=use_cache)
+        arrays = loaded.arrays
+        residual, sweeps, seconds = (float(x) for x in arrays["stats"])
+        solution = MarkovSolution(arrays["values"], arrays["p1"], arrays["p2"], residual, int(sweeps), seconds)
+        return cls(n, build_game(n), solution), loaded.source
+
+    @property
+    def values(self) -> np.ndarray:
+        """Player 1's win probability, shape (n+1, n+1): row = player 1's points, column = player 2's."""
+        return self.solution.values.reshape(self.n + 1, self.n + 1)
+
+    def value(self, i1: int, i2: int) -> float:
+        return float(self.solution.values[state_index(self.n, i1, i2)])
+
+    @cached_property
+    def certificate(self) -> Certificate:
+        return certify(self.game, self.solution.p1, self.solution.p2)
+
+    def advice(self, i1: int, i2: int) -> StateAdvice:
+        if not (0 <= i1 <= self.n and 0 <= i2 <= self.n):
+            raise ValueError(f"points are 0..{self.n}; got {i1},{i2}")
+        s = state_index(self.n, i1, i2)
+        value = float(self.solution.values[s])
+        stage = self.game.stage_matrices(self.solution.values)[s]
+        keeps1 = stage.min(axis=1) >= value - KEEP_TOLERANCE
+        keeps2 = stage.max(axis=0) <= value + KEEP_TOLERANCE
+        playing_with_food = keeps1.sum() >= 2 and keeps2.sum() >= 2
+        return StateAdvice(
+            i1,
+            i2,
+            value,
+            self.solution.p1[s],
+            self.solution.p2[s],
+            keeps1,
+            keeps2,
+            any1=bool(playing_with_food and keeps1.all()),
+            any2=bool(playing_with_food and keeps2.all()),
+            star1=bool(playing_with_food),
+            star2=bool(playing_with_food),
+        )
+
+    def draw(self, i1: int, i2: int, player: int, rng: random.Random) -> TcgAction:
+        """One action drawn from the equilibrium strategy of ``player`` (1 or 2) in state (i1, i2)."""
+        advice = self.advice(i1, i2)
+        mix = advice.p1 if player == 1 else advice.p2
+        return rng.choices(ACTIONS, weights=list(mix))[0]
+
+
+# --------------------------------------------------------------------------------------------------- formatting
+
+
+def round_like_source(x: float) -> str:
+    """Two decimals without trailing zeros, as the source prints (0.3, 0.47, 1, 0)."""
+    text = f"{x:.2f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def strategy_cells(advice: StateAdvice, player: int) -> list[str]:
+    mix = advice.p1 if player == 1 else advice.p2
+    keeps = advice.keeps1 if player == 1 else advice.keeps2
+    star = advice.star1 if player == 1 else advice.star2
+    if star:
+        return ["*" if k else "0" for k in keeps]
+    return [round_like_source(float(p)) for p in mix]
+
+
+def strategy_table(solution: TcgSolution) -> str:
+    """The source's first table: strategies for i1 <= i2."""
+    header = f"{'i1':>3} {'i2':>3}   {'player 1 (c / a / d / s)':<28} {'player 2 (c / a / d / s)':<28}"
+    lines = [header, "-" * len(header)]
+    for i1 in range(solution.n + 1):
+        for i2 in range(i1, solution.n + 1):
+            advice = solution.advice(i1, i2)
+            cells = []
+            for player in (1, 2):
+                any_ = advice.any1 if player == 1 else advice.any2
+                cells.append("*" if any_ else " / ".join(strategy_cells(advice, player)))
+            lines.append(f"{i1:>3} {i2:>3}   {cells[0]:<28} {cells[1]:<28}")
+    return "\n".join(lines)
+
+
+def value_table(solution: TcgSolution) -> str:
+    """The source's second table: player 1's win probability (row: player 1's points; column: player 2's)."""
+    n = solution.n
+    width = 5
+    lines = [" " * 4 + "".join(f"{j:>{width}}" for j in range(n + 1))]
+    for i in range(n + 1):
+        cells = "".join(f"{round_like_source(solution.value(i, j)):>{width}}" for j in range(n + 1))
+        lines.append(f"{i:>3} " + cells)
+    return "\n".join(lines)
+
+
+def to_json(solution: TcgSolution) -> dict[str, object]:
+    states = []
+    for i1 in range(solution.n + 1):
+        for i2 in range(solution.n + 1):
+            advice = solution.advice(i1, i2)
+            states.append(
+                {
+                    "state": advice.text,
+                    "value": advice.value,
+                    "p1": {a.value: float(p) for a, p in zip(ACTIONS, advice.p1, strict=True)},
+                    "p2": {a.value: float(p) for a, p in zip(ACTIONS, advice.p2, strict=True)},
+                    "any": {"p1": advice.any1, "p2": advice.any2},
+                }
+            )
+    cert = solution.certificate
+    return {
+        "n": solution.n,
+        "states": states,
+        "residual": solution.solution.residual,
+        "error_bound": cert.gap,
+        "seconds": solution.solution.seconds,
+    }
+
+
+__all__ = [
+    "ACTIONS",
+    "WIN2",
+    "StateAdvice",
+    "TcgSolution",
+    "build_game",
+    "round_like_source",
+    "strategy_table",
+    "to_json",
+    "value_table",
+]

@@ -1,0 +1,182 @@
+"""The Twice Clap Game screen, driven as a user would: advisor rounds, versus rounds, changing n, undo."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import pytest
+
+from core.game import Side
+from core.tcg import TcgAction
+from solvers.tcg import TcgSolution
+from tui.app import NashplayApp, StartRequest
+from tui.screens.menu import MenuScreen
+from tui.screens.tcg import TcgConfig, TcgScreen
+from tui.widgets.heatmap import HeatMap
+from tui.widgets.mix import MixBars
+
+SIZE = (110, 36)
+
+
+@pytest.fixture(autouse=True)
+def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NASHPLAY_STATE_DIR", str(tmp_path / "state"))
+    monkeypatch.setenv("NASHPLAY_CACHE_DIR", str(tmp_path / "cache"))
+
+
+def run(test: Callable[[], Awaitable[None]]) -> None:
+    asyncio.run(test())  # type: ignore[arg-type]
+
+
+def tcg_app(mode: str = "advisor", side: Side = Side.P1, n: int = 3) -> NashplayApp:
+    return NashplayApp(StartRequest("tcg", tcg=TcgConfig(n, mode, side, seed=1)))  # type: ignore[arg-type]
+
+
+def screen_of(app: NashplayApp) -> TcgScreen:
+    screen = app.screen
+    assert isinstance(screen, TcgScreen)
+    return screen
+
+
+def test_advisor_round_follows_the_suggestion_and_the_opponents_key() -> None:
+    async def test() -> None:
+        app = tcg_app()
+        async with app.run_test(size=SIZE) as pilot:
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            screen = screen_of(app)
+            # (0, 0): the equilibrium is charge for sure, so the suggestion is charge.
+            assert screen.suggestion is TcgAction.CHARGE
+            bars = screen.query_one("#mix-you", MixBars)
+            assert bars.probabilities == pytest.approx((1.0, 0.0, 0.0, 0.0))
+            await pilot.press("c")  # the opponent charged too
+            await pilot.pause()
+            assert screen.state.points == (1, 1)
+            assert screen.query_one("#heat", HeatMap).current == (1, 1)
+            assert screen.query_one("#mix-you", MixBars).probabilities == pytest.approx(
+                (0.308, 0.222, 0.471, 0.0), abs=0.005
+            )
+
+    run(test)
+
+
+def test_advisor_records_a_deviation() -> None:
+    async def test() -> None:
+        app = tcg_app()
+        async with app.run_test(size=SIZE) as pilot:
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            screen = screen_of(app)
+            await pilot.press("D")  # I defended instead of charging
+            await pilot.press("c")  # the opponent charged
+            await pilot.pause()
+            assert screen.state.points == (0, 1)
+            assert screen.state.history()[-1] == (TcgAction.DEFENSE, TcgAction.CHARGE)
+
+    run(test)
+
+
+def test_advisor_as_player_two_orders_the_round() -> None:
+    async def test() -> None:
+        app = tcg_app(side=Side.P2)
+        async with app.run_test(size=SIZE) as pilot:
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            screen = screen_of(app)
+            await pilot.press("a")  # the opponent (player 1) attacks with no points: player 1 loses
+            await pilot.pause()
+            outcome = screen.state.outcome()
+            assert outcome is not None and outcome.winner is Side.P2
+            assert "You win!" in str(screen.query_one("#tcg-state").render())
+
+    run(test)
+
+
+def test_versus_mode_reveals_both_actions() -> None:
+    async def test() -> None:
+        app = tcg_app(mode="versus")
+        async with app.run_test(size=SIZE) as pilot:
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            screen = screen_of(app)
+            await pilot.press("d")
+            await pilot.pause()
+            # At (0, 0) the AI charges for sure: my defense against its charge gives (0, 1).
+            assert screen.state.history() == [(TcgAction.DEFENSE, TcgAction.CHARGE)]
+            assert "Opponent: charge" in screen.message_text
+            await pilot.press("u")
+            await pilot.pause()
+            assert screen.state.points == (0, 0)
+
+    run(test)
+
+
+def test_changing_n_solves_in_the_background_and_keys_still_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The solve is held back until the test lets it go: meanwhile the screen must answer keys."""
+    release = threading.Event()
+    real_load = TcgSolution.load
+
+    def slow_load(n: int, use_cache: bool = True, progress: object = None) -> tuple[TcgSolution, str]:
+        if n == 40:
+            assert release.wait(timeout=30), "the test never released the solve"
+        return real_load(n, use_cache, progress)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(TcgSolution, "load", staticmethod(slow_load))
+
+    async def test() -> None:
+        app = tcg_app()
+        async with app.run_test(size=SIZE) as pilot:
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            screen = screen_of(app)
+            await pilot.press("n", "ctrl+u", "4", "0", "enter")
+            await pilot.pause()
+            assert screen.n == 40 and screen.solution is None
+            assert "Solving n = 40" in screen.message_text
+            await pilot.press("c")  # answered at once, while the solve runs
+            await pilot.pause()
+            assert "Still solving" in screen.message_text
+            release.set()
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            assert screen.solution is not None and screen.solution.n == 40
+            assert "n = 40" in screen.message_text
+            assert screen.title == "Twice Clap Game, n = 40"
+
+    run(test)
+
+
+def test_bad_n_is_refused() -> None:
+    async def test() -> None:
+        app = tcg_app()
+        async with app.run_test(size=SIZE) as pilot:
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            screen = screen_of(app)
+            await pilot.press("n", "ctrl+u", "x", "enter")
+            await pilot.pause()
+            assert "whole number" in screen.message_text and screen.n == 3
+
+    run(test)
+
+
+def test_tcg_is_in_the_menu() -> None:
+    async def test() -> None:
+        app = NashplayApp()
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, MenuScreen)
+            from textual.widgets import OptionList
+
+            games = app.screen.query_one("#games", OptionList)
+            ids = [games.get_option_at_index(i).id for i in range(games.option_count)]
+            games.highlighted = ids.index("tcg")
+            await pilot.press("enter")
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            assert isinstance(app.screen, TcgScreen)
+
+    run(test)
