@@ -219,7 +219,10 @@ def evaluate(game: MarkovGame, rows: np.ndarray, cols: np.ndarray, fallback: np.
     sub = transitions[index][:, index]
     rhs = win1[index] + (transitions[index][:, stuck] @ fallback[stuck] if stuck.size else 0.0)
     matrix = sp.identity(index.size, format="csc") - sub.tocsc()
-    values[index] = spla.spsolve(matrix, rhs)
+    # A column ordering for A^T + A: the matrix is nearly symmetric in structure (moves go both ways), and this
+    # ordering cut the factorisation time by a fifth at n = 200 compared with the default COLAMD. (BiCGSTAB from
+    # the previous values was tried and was slower: it often needs hundreds of iterations near the fixed point.)
+    values[index] = spla.spsolve(matrix, rhs, permc_spec="MMD_AT_PLUS_A")
     clipped: np.ndarray = np.clip(values, 0.0, 1.0)
     return clipped
 
