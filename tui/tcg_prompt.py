@@ -52,7 +52,7 @@ def run(
         solution, _ = TcgSolution.load(n)
     state = TcgState(n)
     me = side.number
-    print(f"Twice Clap Game, n = {n}. You are player {me}. {HINT}.", file=out)
+    print(f"Twice Clap Game, n = {n}. You are player {me}. Each round: {HINT}.", file=out)
     rounds = 0
     while not state.is_terminal():
         i1, i2 = state.points
