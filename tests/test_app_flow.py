@@ -131,6 +131,7 @@ def test_menu_offers_the_games_and_set_up_starts_a_game() -> None:
                 "game:mini-geister-3v2-rrb",
                 "game:mini-geister-3v2-rbb",
                 "tcg",
+                "nim",
                 "replay",
                 "quit",
             ], "no Resume without a saved game"

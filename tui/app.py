@@ -17,6 +17,7 @@ from core.game import Side
 from core.record import Record
 from tui.screens.game import GameScreen
 from tui.screens.menu import MenuScreen
+from tui.screens.nim import NimConfig, NimScreen
 from tui.screens.replay import ReplayScreen
 from tui.screens.setup import SetupScreen
 from tui.screens.tcg import TcgConfig, TcgScreen
@@ -29,9 +30,10 @@ from tui.theme import ASCII, PIECE_VARIABLES, THEMES, UNICODE
 class StartRequest:
     """What the command line asked for: the menu, a game (with or without the set-up screen), or a replay."""
 
-    kind: Literal["menu", "play", "setup", "replay", "tcg"] = "menu"
+    kind: Literal["menu", "play", "setup", "replay", "tcg", "nim"] = "menu"
     config: GameConfig | None = None
     tcg: TcgConfig | None = None
+    nim: NimConfig | None = None
     record: Record | None = None
     replay_side: Side = Side.P1
     replay_title: str | None = None
@@ -64,6 +66,8 @@ class NashplayApp(App[None]):
         self.initial_theme = theme_name
         self.ai_delay = ai_delay
         self.saved = saved or SavedGame()
+        #: Whether the Nim screen shows its advice panel; kept here so that a new game keeps the choice.
+        self.nim_advice = True
 
     # ---- start-up
 
@@ -84,6 +88,8 @@ class NashplayApp(App[None]):
             self.push_screen(SetupScreen(request.config.variant, request.config))
         elif request.kind == "tcg":
             self.push_screen(TcgScreen(request.tcg))
+        elif request.kind == "nim":
+            self.push_screen(NimScreen(request.nim))
         elif request.kind == "replay" and request.record is not None:
             self.push_screen(ReplayScreen(request.record, request.replay_side, request.replay_title))
         else:

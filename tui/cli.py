@@ -13,9 +13,10 @@ from core.errors import IllegalMoveError, NotationError
 from core.game import Side
 from core.geister import VARIANTS, variant_by_name
 from core.record import Record
+from tui import solve_nim
 from tui.session import OPPONENTS, GameConfig
 
-PLAY_GAMES = [*VARIANTS, "tcg"]
+PLAY_GAMES = [*VARIANTS, "tcg", "nim"]
 
 EPILOG = """\
 examples:
@@ -24,6 +25,7 @@ examples:
   nashplay play geister --opponent chototsu --setup random --side 1 --seed 7
                                              start straight on the board
   nashplay play mini-geister --setup BR      blue on b1, red on c1
+  nashplay play nim --heaps 3,4,5 --rule kayles --opponent random
   nashplay replay game.ngr                   step through a saved record
   nashplay --ascii --theme nashplay-colourblind
 
@@ -52,6 +54,24 @@ def _display_options(suppress: bool) -> argparse.ArgumentParser:
     return parent
 
 
+#: ``play nim``'s opponents (``tui.screens.nim.NIM_OPPONENTS``, not imported here: it would load Textual).
+NIM_OPPONENTS = ("perfect", "random", "human")
+
+
+class _NoteGiven(argparse.Action):
+    """Store the value and note that it was given: ``--opponent``'s default depends on the game."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: str | Sequence[object] | None,
+        option_string: str | None = None,
+    ) -> None:
+        setattr(namespace, self.dest, values)
+        setattr(namespace, f"{self.dest}_given", True)
+
+
 def build_parser() -> argparse.ArgumentParser:
     display = _display_options(suppress=True)
     parser = argparse.ArgumentParser(
@@ -68,10 +88,18 @@ def build_parser() -> argparse.ArgumentParser:
         parents=[display],
         help="play a game against an AI",
         description="Play a game against an AI. Geister family: without --setup the set-up screen asks. "
-        "TCG: --advisor runs the source's play mode in a plain prompt; otherwise the app opens.",
+        "TCG: --advisor runs the source's play mode in a plain prompt; otherwise the app opens. "
+        "Nim: --heaps, --rule, --misere; --opponent perfect, random or human (two people).",
     )
     play.add_argument("game", choices=PLAY_GAMES, metavar="GAME", help=f"one of: {', '.join(PLAY_GAMES)}")
-    play.add_argument("--opponent", choices=list(OPPONENTS), default="chototsu", help="the AI you play against")
+    play.add_argument(
+        "--opponent",
+        choices=[*OPPONENTS, *(name for name in NIM_OPPONENTS if name not in OPPONENTS)],
+        default="chototsu",
+        action=_NoteGiven,
+        help=f"who you play against: Geister family {', '.join(OPPONENTS)} (default chototsu); "
+        f"nim: {', '.join(NIM_OPPONENTS)} (default perfect; human: two people at one keyboard)",
+    )
     play.add_argument("--setup", help="'random', or one B/R letter per set-up square (e.g. BR, BRRBBRRB)")
     play.add_argument("--side", choices=["1", "2"], default="1", help="your side: 1 moves first (default), 2 second")
     play.add_argument("--seed", type=int, help="seed for the AI and random set-ups, for reproducible games")
@@ -81,6 +109,12 @@ def build_parser() -> argparse.ArgumentParser:
     tcg.add_argument(
         "--mode", choices=["advisor", "versus"], default="advisor", help="in the app: advisor (default) or versus"
     )
+    nim = play.add_argument_group("Nim (nim)")
+    nim.add_argument("--heaps", default="3,4,5", help="stones per heap, e.g. 3,4,5 (the default)")
+    nim.add_argument(
+        "--rule", default="nim", help="nim (default), kayles, dawsons-kayles, a subtraction set like {1,2,3}, or 0.77"
+    )
+    nim.add_argument("--misere", action="store_true", help="misere play: whoever takes the last stone loses")
 
     solve = commands.add_parser(
         "solve",
@@ -96,6 +130,7 @@ def build_parser() -> argparse.ArgumentParser:
     solve_tcg.add_argument("--n", type=int, default=3, help="most points a player can hold (default 3)")
     solve_tcg.add_argument("--json", action="store_true", help="one JSON object instead of the tables")
     solve_tcg.add_argument("--no-cache", action="store_true", help="solve afresh instead of reading the cache")
+    solve_nim.add_commands(solvers)
 
     replay = commands.add_parser(
         "replay", parents=[display], help="replay a game record", description="Step through a game record."
@@ -162,6 +197,8 @@ def solve_tcg(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.command == "solve" and args.solver in ("nim", "grundy"):
+        return solve_nim.run(args, parser)
     if args.command == "solve":
         return solve_tcg(args, parser)
     if args.command == "play" and args.game == "tcg" and args.advisor:
@@ -181,7 +218,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not 1 <= args.n <= 200:
             parser.exit(2, f"nashplay play tcg: error: in the app --n must be 1..200, not {args.n}\n")
         request = StartRequest("tcg", tcg=TcgConfig(args.n, args.mode, Side.from_number(args.side), args.seed))
+    elif args.command == "play" and args.game == "nim":
+        from tui.screens.nim import nim_config_from_text
+
+        side = Side.from_number(args.side)
+        try:
+            opponent = args.opponent if getattr(args, "opponent_given", False) else None
+            nim = nim_config_from_text(args.heaps, args.rule, args.misere, opponent, side, args.seed)
+        except ValueError as error:
+            parser.exit(2, f"nashplay play nim: error: {error}\n")
+        request = StartRequest("nim", nim=nim)
     elif args.command == "play":
+        if args.opponent not in OPPONENTS:
+            parser.exit(
+                2,
+                f"nashplay play: error: --opponent for {args.game}: expected one of {', '.join(OPPONENTS)}, "
+                f"not {args.opponent!r} (perfect and human are for nim)\n",
+            )
         side = Side.from_number(args.side)
         config = GameConfig(variant=args.game, human=side, opponent=args.opponent, setup=args.setup, seed=args.seed)
         if args.setup is not None and args.setup.lower() != "random":

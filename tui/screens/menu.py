@@ -70,6 +70,7 @@ class MenuScreen(NashplayScreen):
             variant = VARIANTS[name]
             games.add_option(Option(f"{variant.title}  ({variant.width}x{variant.height})", id=f"game:{name}"))
         games.add_option(Option("Twice Clap Game  (TCG: equilibrium advisor, or play the AI)", id="tcg"))
+        games.add_option(Option("Nim and impartial games  (Nim, subtraction games, Kayles; with advice)", id="nim"))
         games.add_option(Option("Replay a record file...", id="replay"))
         games.add_option(Option("Quit", id="quit"))
         games.highlighted = 0
@@ -88,6 +89,10 @@ class MenuScreen(NashplayScreen):
             from tui.screens.tcg import TcgScreen
 
             app.switch_screen(TcgScreen())
+        elif choice == "nim":
+            from tui.screens.nim import NimSetupScreen
+
+            app.switch_screen(NimSetupScreen())
         elif choice == "replay":
             self.action_open_record()
         elif choice == "quit":

@@ -1,0 +1,732 @@
+"""Nim and other impartial heap games (Nim, subtraction games, Kayles): the game screen and its set-up screen.
+
+The heaps are rows of stones; the keyboard picks a heap and how many stones to take (for take-and-break games also
+where the knocked-out run lies, so the heap may break in two). Moves go through ``core.impartial.HeapGameState``;
+the advice panel explains the Sprague-Grundy verdict of ``solvers.grundy.analyse``. The opponent (the perfect
+player, a random one, or a second person at the same keyboard) and the advice are worked out in worker threads, so
+the screen answers keys meanwhile; a stale answer (after an undo or a new game) is dropped by a version counter.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from typing import ClassVar, Literal, cast
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.widgets import Button, Footer, Header, Input, Label, RadioSet, Static
+from textual.worker import get_current_worker
+
+from core.errors import IllegalMoveError, InvalidPositionError, NotationError
+from core.game import Side
+from core.impartial import (
+    DAWSONS_KAYLES,
+    KAYLES,
+    HeapGameState,
+    HeapMove,
+    HeapRule,
+    Nim,
+    Octal,
+    Subtraction,
+    format_heaps,
+    parse_heaps,
+    parse_rule,
+)
+from solvers.grundy import Analysis, analyse, best_move
+from tui.screens.base import NashplayScreen
+from tui.widgets.choice import ChoiceButton
+from tui.widgets.heaps import AdvicePanel, HeapRows
+
+NimOpponent = Literal["perfect", "random", "human"]
+
+NIM_OPPONENTS: dict[str, str] = {
+    "perfect": "the perfect player (Sprague-Grundy)",
+    "random": "a random player",
+    "human": "two people at one keyboard",
+}
+
+#: Limits of a position in the app: the rows must fit the screen, and the advice's exact search (misere play of
+#: take-and-break games, the longest losing line) must stay under about a second and a half.
+MAX_HEAPS = 8
+MAX_HEAP = 40
+MAX_SPLIT_STONES = 30
+
+PaletteEntry = tuple[str, str, str]
+
+
+@dataclass(frozen=True)
+class NimConfig:
+    heaps: tuple[int, ...] = (3, 4, 5)
+    rule: HeapRule = field(default_factory=Nim)
+    misere: bool = False
+    opponent: NimOpponent = "perfect"
+    #: The side the keyboard plays against an AI (player 1 moves first); both sides with ``opponent="human"``.
+    human: Side = Side.P1
+    seed: int | None = None
+
+
+def check_position(heaps: tuple[int, ...], rule: HeapRule) -> str | None:
+    """Why the app will not play these heaps (too many, too big, nothing to take), or ``None``."""
+    if not any(heaps):
+        return "there must be at least one stone to take"
+    if len(heaps) > MAX_HEAPS:
+        return f"at most {MAX_HEAPS} heaps fit on the screen, not {len(heaps)}"
+    if max(heaps) > MAX_HEAP:
+        return f"a heap may hold at most {MAX_HEAP} stones, not {max(heaps)}"
+    if splits(rule) and sum(heaps) > MAX_SPLIT_STONES:
+        return (
+            f"take-and-break games are played here with at most {MAX_SPLIT_STONES} stones in all "
+            f"(the advice's exact search grows fast), not {sum(heaps)}"
+        )
+    return None
+
+
+def nim_config_from_text(
+    heaps: str, rule: str, misere: bool, opponent: str | None, human: Side, seed: int | None
+) -> NimConfig:
+    """``nashplay play nim``'s options as a config, checked as the set-up screen checks them; ``ValueError``
+    (with a message for the user) when they do not make a game."""
+    chosen = opponent or "perfect"
+    if chosen not in NIM_OPPONENTS:
+        raise ValueError(f"--opponent: expected perfect, random or human, not {chosen!r}")
+    try:
+        start = parse_heaps(heaps)
+    except NotationError as error:
+        raise ValueError(f"--heaps: {error}") from None
+    try:
+        heap_rule = parse_rule(rule)
+    except NotationError as error:
+        raise ValueError(f"--rule: {error}") from None
+    problem = check_position(start, heap_rule)
+    if problem is not None:
+        raise ValueError(f"--heaps: {problem}")
+    return NimConfig(start, heap_rule, misere, cast("NimOpponent", chosen), human, seed)
+
+
+def splits(rule: HeapRule) -> bool:
+    """Can a move break a heap in two (a take-and-break game such as Kayles)?"""
+    return isinstance(rule, Octal) and any(rule.allows(t, 2) for t in range(len(rule.digits)))
+
+
+def rule_title(rule: HeapRule) -> str:
+    if isinstance(rule, Nim):
+        return "Nim"
+    if rule == KAYLES:
+        return "Kayles (0.77)"
+    if rule == DAWSONS_KAYLES:
+        return "Dawson's Kayles (0.07)"
+    if isinstance(rule, Subtraction):
+        return f"Subtraction game {rule.text}"
+    if isinstance(rule, Octal):
+        return f"Octal game {rule.code}"
+    return str(rule)
+
+
+def rule_help(rule: HeapRule) -> str:
+    if isinstance(rule, Nim):
+        return "take any number of stones from one heap"
+    if rule == KAYLES:
+        return "knock down 1 pin or 2 neighbouring pins; a row may break in two"
+    if rule == DAWSONS_KAYLES:
+        return "knock down 2 neighbouring pins; a row may break in two"
+    if isinstance(rule, Subtraction):
+        values = sorted(rule.values)
+        listed = ", ".join(str(v) for v in values[:-1]) + (" or " if len(values) > 1 else "") + str(values[-1])
+        return f"take {listed} stones from one heap"
+    if isinstance(rule, Octal):
+        return f"take-and-break game {rule.code}: the stones taken are a run, and the rest may break in two"
+    return str(rule)
+
+
+class NimScreen(NashplayScreen):
+    """A heap game against the perfect player, a random one, or a second person."""
+
+    BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
+        Binding("up,k", "heap(-1)", "Heap"),
+        Binding("down,j", "heap(1)", "Heap", show=False),
+        Binding("right,l,plus,equals_sign", "amount(1)", "More"),
+        Binding("left,h,minus", "amount(-1)", "Fewer"),
+        *[Binding(str(d), f"set_amount({d})", f"Take {d}", show=False) for d in range(1, 10)],
+        Binding("left_square_bracket", "run(-1)", "Run left", show=False),
+        Binding("right_square_bracket", "run(1)", "Run right", show=False),
+        Binding("enter", "play", "Play"),
+        Binding("u", "undo", "Undo"),
+        Binding("a", "toggle_advice", "Advice"),
+        Binding("n", "new_game", "New game"),
+        Binding("r", "restart", "Restart", show=False),
+        Binding("escape", "menu", "Menu"),
+    ]
+
+    PALETTE: ClassVar[list[PaletteEntry]] = [
+        ("Play the chosen move", "Take the marked stones (Enter)", "play"),
+        ("Previous heap", "Choose the heap above (up or k)", "heap(-1)"),
+        ("Next heap", "Choose the heap below (down or j)", "heap(1)"),
+        ("Take one more", "Take one more stone from the chosen heap (right, l or +)", "amount(1)"),
+        ("Take one fewer", "Take one stone fewer (left, h or -)", "amount(-1)"),
+        ("Move the run left", "Take-and-break games: knock out stones further left ([)", "run(-1)"),
+        ("Move the run right", "Take-and-break games: knock out stones further right (])", "run(1)"),
+        ("Undo", "Take back your last move and the opponent's reply (u)", "undo"),
+        ("Show or hide the advice", "Grundy values, the nim-sum in binary, the winning moves (a)", "toggle_advice"),
+        ("New game", "Choose heaps, rule and opponent (n)", "new_game"),
+        ("Restart", "Start this game again from its first position (r)", "restart"),
+        ("Back to the menu", "Choose another game (Esc)", "menu"),
+    ]
+
+    class OpponentMoved(Message):
+        def __init__(self, move: HeapMove, version: int) -> None:
+            super().__init__()
+            self.move = move
+            self.version = version
+
+    class OpponentFailed(Message):
+        def __init__(self, error: str) -> None:
+            super().__init__()
+            self.error = error
+
+    class AdviceReady(Message):
+        def __init__(self, analysis: Analysis | None, version: int, error: str = "") -> None:
+            super().__init__()
+            self.analysis = analysis
+            self.version = version
+            self.error = error
+
+    def __init__(self, config: NimConfig | None = None) -> None:
+        super().__init__()
+        self.config = config or NimConfig()
+        self.rng = random.Random(self.config.seed)
+        self.state = HeapGameState(self.config.heaps, self.config.rule, self.config.misere)
+        self.splits = splits(self.config.rule)
+        #: Bumped on every change of position: a worker's answer for an older version is dropped.
+        self.version = 0
+        self.selected = 0
+        self.take = 1
+        self.run_start = 0
+        self.analysis: Analysis | None = None
+        self.message_text = ""
+
+    # ---- layout
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="nim-main"):
+            with Vertical(id="nim-left"):
+                yield Static(id="nim-status")
+                yield HeapRows(id="heaps")
+                yield Static(id="nim-move")
+                yield Static(id="nim-history")
+                yield Static(self._keys_hint(), id="nim-keys", classes="hint")
+            with Vertical(id="nim-right"):
+                yield AdvicePanel(id="advice")
+        yield Static(id="message")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#heaps", HeapRows).ascii_mode = self.nashplay.ascii_mode
+        self.title = rule_title(self.config.rule) + (" (misere)" if self.config.misere else "")
+        play = "whoever takes the last stone loses" if self.config.misere else "whoever takes the last stone wins"
+        if self.config.opponent == "human":
+            who = "two people at one keyboard"
+        else:
+            who = f"you ({self.config.human}) vs the {self.config.opponent} player"
+        self.sub_title = f"{who}; {play}"
+        self.query_one("#nim-right").display = self.advice_shown
+        self._position_changed()
+
+    def _keys_hint(self) -> str:
+        run = "[ ]: move the knocked-out run along the row\n" if self.splits else ""
+        return (
+            f"Rule: {rule_help(self.config.rule)}.\n"
+            "up/down or k/j: choose the heap\n"
+            f"left/right, h/l, + -, or 1-9: how many\n{run}"
+            "Enter: play   u: undo   a: advice\n"
+            "n: new game   Esc: menu"
+        )
+
+    # ---- who is who
+
+    @property
+    def two_people(self) -> bool:
+        return self.config.opponent == "human"
+
+    @property
+    def humans_turn(self) -> bool:
+        return not self.state.is_terminal() and (self.two_people or self.state.to_move is self.config.human)
+
+    @property
+    def advice_shown(self) -> bool:
+        return self.nashplay.nim_advice
+
+    def _player_name(self, side: Side) -> str:
+        if self.two_people:
+            return str(side).capitalize()
+        return "You" if side is self.config.human else f"The {self.config.opponent} player"
+
+    # ---- the move being chosen
+
+    def _min_take(self) -> int:
+        """0 when the rule may split a heap without taking anything (an octal code starting 4.), else 1."""
+        return 0 if isinstance(self.config.rule, Octal) and self.config.rule.allows(0, 2) else 1
+
+    def _first_take(self, size: int) -> int:
+        """The smallest amount some move takes from a heap of ``size`` (2 in Dawson's Kayles), else 1."""
+        takes = [take for take, _ in self.config.rule.moves(size) if take >= self._min_take()]
+        return min(takes) if takes else min(1, size)
+
+    def _fit_cursor(self, fresh: bool) -> None:
+        """Keep the cursor on a heap with stones and the amount and run inside it; ``fresh``: a new position."""
+        heaps = self.state.heaps
+        self.selected = min(max(self.selected, 0), len(heaps) - 1)
+        if heaps[self.selected] == 0:
+            order = list(range(self.selected, len(heaps))) + list(range(self.selected - 1, -1, -1))
+            self.selected = next((i for i in order if heaps[i]), self.selected)
+        size = heaps[self.selected]
+        if fresh:
+            self.take = self._first_take(size)
+            self.run_start = size
+        self.take = min(max(self.take, self._min_take()), size)
+        self.run_start = min(max(self.run_start, 0), size - self.take) if self.splits else size - self.take
+
+    def pending_move(self) -> HeapMove:
+        """The move the cursor shows: take ``take`` stones with ``run_start`` stones left of them (for a split)."""
+        size = self.state.heaps[self.selected]
+        take = min(self.take, size)
+        left = self.run_start if self.splits else size - take
+        right = size - take - left
+        if left > 0 and right > 0:
+            return HeapMove(self.selected, take, (left, right))
+        return HeapMove(self.selected, take)
+
+    # ---- showing the game
+
+    def refresh_view(self) -> None:
+        self.query_one("#heaps", HeapRows).show(
+            self.state.heaps, self.selected, self.take, self.run_start, active=self.humans_turn
+        )
+        self.query_one("#nim-status", Static).update(self._status())
+        self.query_one("#nim-move", Static).update(self._move_line())
+        self.query_one("#nim-history", Static).update(self._history())
+        panel = self.query_one("#advice", AdvicePanel)
+        mover = self._player_name(self.state.to_move)
+        if self.analysis is not None and self.analysis.heaps == self.state.heaps:
+            panel.show(self.analysis, mover)
+        else:
+            panel.show(None, mover, "Working out the advice...")
+
+    def _status(self) -> Text:
+        text = Text(end="")
+        text.append(f"Heaps {self.state.heaps_text}", style="bold")
+        outcome = self.state.outcome()
+        played = len(self.state.history())
+        text.append(f"    {played} moves played\n" if outcome is not None else f"    move {played + 1}\n")
+        if outcome is not None:
+            winner = outcome.winner
+            if self.two_people or winner is None:
+                verdict = f"{str(winner).capitalize()} wins!" if winner is not None else "Draw."
+            else:
+                verdict = (
+                    "You win!" if winner is self.config.human else f"You lose: the {self.config.opponent} player wins."
+                )
+            text.append(f"Game over: {verdict}", style="bold reverse")
+            text.append(f" {outcome.reason}.\nn: new game, r: play it again, u: take back")
+            return text
+        side = self.state.to_move
+        if self.two_people:
+            text.append(f"{str(side).capitalize()} to move", style="bold")
+            text.append(" (both players use this keyboard)")
+        elif self.humans_turn:
+            text.append(f"Your turn ({side})", style="bold")
+        else:
+            text.append(f"The {self.config.opponent} player is thinking... ({side} to move)", style="italic")
+        return text
+
+    def _move_line(self) -> Text:
+        if not self.humans_turn:
+            return Text("", end="")
+        move = self.pending_move()
+        size = self.state.heaps[move.index]
+        rest = size - move.take
+        if move.split is not None:
+            leaves = f"leaves {move.split[0]} + {move.split[1]}"
+        elif move.take == 0:
+            leaves = "nothing taken"
+        else:
+            leaves = f"leaves {rest}" if rest else "empties it"
+        text = Text(end="")
+        stones = f"{size} stone{'s' if size != 1 else ''}"
+        text.append(f"Heap {move.number} ({stones}): take {move.take} -> {leaves}", style="bold")
+        text.append(f"\nEnter plays {move.to_text()}")
+        reason = self.state.why_illegal(move)
+        if reason is not None:
+            text.append(f"\nNot allowed: {reason}", style="italic")
+        return text
+
+    def _history(self) -> Text:
+        moves = self.state.history()
+        text = Text("Moves: ", style="bold", end="")
+        if not moves:
+            text.append("none yet", style="dim")
+        shown = moves[-16:]
+        first = len(moves) - len(shown)
+        for i, move in enumerate(shown, start=first):
+            side = Side.P1 if i % 2 == 0 else Side.P2
+            who = (
+                f"P{side.number}" if self.two_people else ("you" if side is self.config.human else self.config.opponent)
+            )
+            text.append(f"{', ' if i > first else ''}{move.to_text()} ({who})")
+        return text
+
+    def say(self, text: str, error: bool = False) -> None:
+        self.message_text = text
+        message = self.query_one("#message", Static)
+        message.update(Text(text, style="bold" if error else ""))
+        message.set_class(error, "-error")
+
+    def _position_changed(self, fresh: bool = True) -> None:
+        """After a move, an undo or a new start: a new version, the view, the advice, maybe the opponent."""
+        self.version += 1
+        self._fit_cursor(fresh)
+        self.refresh_view()
+        if self.advice_shown and (self.analysis is None or self.analysis.heaps != self.state.heaps):
+            self.work_out_advice(self.state.heaps, self.version)
+        if not self.state.is_terminal() and not self.humans_turn:
+            self.think(self.state.clone(), self.version)
+
+    # ---- background work
+
+    @work(thread=True, exclusive=True, group="nim-advice", exit_on_error=False)
+    def work_out_advice(self, heaps: tuple[int, ...], version: int) -> None:
+        try:
+            analysis = analyse(heaps, self.config.rule, self.config.misere)
+        except Exception as error:  # a solver bug must not take the game down with it
+            self.post_message(self.AdviceReady(None, version, f"{type(error).__name__}: {error}"))
+            return
+        if not get_current_worker().is_cancelled:
+            self.post_message(self.AdviceReady(analysis, version))
+
+    @on(AdviceReady)
+    def _advice_ready(self, event: AdviceReady) -> None:
+        if event.version != self.version:
+            return  # the position changed while it was worked out
+        if event.analysis is None:
+            self.query_one("#advice", AdvicePanel).show(None, "", f"No advice: the solver failed ({event.error})")
+            return
+        self.analysis = event.analysis
+        self.refresh_view()
+
+    @work(thread=True, exclusive=True, group="nim-opponent", exit_on_error=False)
+    def think(self, state: HeapGameState, version: int) -> None:
+        started = time.monotonic()
+        try:
+            if self.config.opponent == "perfect":
+                move = best_move(state.heaps, state.rule, state.misere, self.rng)
+            else:
+                move = self.rng.choice(state.legal_actions())
+        except Exception as error:  # an AI bug must not take the game down with it
+            self.post_message(self.OpponentFailed(f"{type(error).__name__}: {error}"))
+            return
+        # A short pause so the user sees their own move land before the reply.
+        remaining = self.nashplay.ai_delay - (time.monotonic() - started)
+        if remaining > 0:
+            time.sleep(remaining)
+        if not get_current_worker().is_cancelled:
+            self.post_message(self.OpponentMoved(move, version))
+
+    @on(OpponentMoved)
+    def _opponent_moved(self, event: OpponentMoved) -> None:
+        if event.version != self.version or self.humans_turn or self.state.is_terminal():
+            return  # the game changed (undo, restart) while it thought: the answer is stale
+        try:
+            self.state.apply(event.move)
+        except IllegalMoveError as error:
+            self.say(f"The opponent tried an illegal move ({error}). Press u to undo or n for a new game.", True)
+            return
+        self.say(f"The {self.config.opponent} player took {self._describe(event.move)}")
+        self._position_changed()
+        self._announce_end()
+
+    @on(OpponentFailed)
+    def _opponent_failed(self, event: OpponentFailed) -> None:
+        self.say(f"The opponent failed ({event.error}). Press u to undo or n for a new game.", error=True)
+
+    def _describe(self, move: HeapMove) -> str:
+        text = f"{move.take} from heap {move.number} ({move.to_text()})"
+        if move.split is not None:
+            text += f", leaving heaps of {move.split[0]} and {move.split[1]}"
+        return text
+
+    def _announce_end(self) -> None:
+        outcome = self.state.outcome()
+        if outcome is not None:
+            self.say(f"Game over: {outcome}. n: new game, r: play it again.")
+
+    def _cancel_work(self) -> None:
+        self.workers.cancel_group(self, "nim-opponent")
+        self.workers.cancel_group(self, "nim-advice")
+
+    # ---- actions: choosing
+
+    def action_heap(self, step: int) -> None:
+        heaps = self.state.heaps
+        index = self.selected
+        for _ in range(len(heaps)):
+            index = (index + step) % len(heaps)
+            if heaps[index]:
+                break
+        if index != self.selected:
+            self.selected = index
+            self._fit_cursor(fresh=True)
+        self.refresh_view()
+
+    def action_amount(self, step: int) -> None:
+        self._set_take(self.take + step)
+
+    def action_set_amount(self, amount: int) -> None:
+        self._set_take(amount)
+
+    def _set_take(self, amount: int) -> None:
+        size = self.state.heaps[self.selected]
+        low = self._min_take()
+        if amount > size:
+            self.say(f"Heap {self.selected + 1} has only {size} stone{'s' if size != 1 else ''}", error=True)
+        elif amount < low:
+            self.say(f"Take at least {low} stone{'s' if low != 1 else ''}", error=True)
+        else:
+            self.say("")
+        end = self.run_start + self.take  # for a run: keep its right end where it was, as far as it fits
+        self.take = min(max(amount, low), size)
+        self.run_start = end - self.take
+        self._fit_cursor(fresh=False)
+        self.refresh_view()
+
+    def action_run(self, step: int) -> None:
+        if not self.splits:
+            self.say(
+                "In this game stones are taken from the end of a heap; [ and ] move the run in take-and-break "
+                "games such as Kayles",
+                error=True,
+            )
+            return
+        self.run_start += step
+        self._fit_cursor(fresh=False)
+        self.refresh_view()
+
+    # ---- actions: playing
+
+    def action_play(self) -> None:
+        if self.state.is_terminal():
+            self.say("The game is over: n starts a new game, r plays it again, u takes back", error=True)
+            return
+        if not self.humans_turn:
+            self.say(f"Wait: the {self.config.opponent} player is thinking", error=True)
+            return
+        move = self.pending_move()
+        reason = self.state.why_illegal(move)
+        if reason is not None:
+            self.say(f"Refused: {move.to_text()} is not allowed: {reason}", error=True)
+            return
+        mover = self.state.to_move
+        self.state.apply(move)
+        who = str(mover).capitalize() if self.two_people else "You"
+        self.say(f"{who} took {self._describe(move)}")
+        self._position_changed()
+        self._announce_end()
+
+    def action_undo(self) -> None:
+        self._cancel_work()
+        history = self.state.history()
+        if self.two_people:
+            if not history:
+                self.say("Nothing to undo", error=True)
+                return
+            self.state.undo()
+            self.say("Took back 1 move")
+        else:
+            human = self.config.human
+            mine = [i for i in range(len(history)) if (Side.P1 if i % 2 == 0 else Side.P2) is human]
+            if not mine:
+                self.say("Nothing to undo: you have not moved yet", error=True)
+                self._position_changed(fresh=False)
+                return
+            count = len(history) - mine[-1]
+            for _ in range(count):
+                self.state.undo()
+            self.say(f"Took back {count} move{'s' if count > 1 else ''}")
+        self._position_changed()
+
+    def action_toggle_advice(self) -> None:
+        shown = not self.advice_shown
+        self.nashplay.nim_advice = shown
+        self.query_one("#nim-right").display = shown
+        if shown and (self.analysis is None or self.analysis.heaps != self.state.heaps):
+            self.work_out_advice(self.state.heaps, self.version)
+        self.say("Advice shown" if shown else "Advice hidden (a shows it)")
+
+    def action_restart(self) -> None:
+        self._cancel_work()
+        self.state = HeapGameState(self.config.heaps, self.config.rule, self.config.misere)
+        self.say("The same game again, from the start")
+        self._position_changed()
+
+    def action_new_game(self) -> None:
+        self._cancel_work()
+        self.app.switch_screen(NimSetupScreen(self.config))
+
+    def action_menu(self) -> None:
+        from tui.screens.menu import MenuScreen
+
+        self._cancel_work()
+        self.app.switch_screen(MenuScreen())
+
+
+# ------------------------------------------------------------------------------------------------------ set-up
+
+RULE_CHOICES: list[tuple[str, str]] = [
+    ("nim", "Nim: take any number"),
+    ("subtraction", "Subtraction game: the set below"),
+    ("kayles", "Kayles (0.77): 1 or 2 pins"),
+    ("dawsons-kayles", "Dawson's Kayles (0.07): 2 pins"),
+    ("octal", "Take-and-break: the octal code below"),
+]
+
+OPPONENT_CHOICES: dict[str, str] = {
+    "perfect": "The perfect player",
+    "random": "A random player",
+    "human": "Two people, one keyboard",
+}
+
+
+class NimSetupScreen(NashplayScreen):
+    """Heaps, rule, normal or misere play, opponent and side; then Start."""
+
+    BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
+        Binding("ctrl+s", "start", "Start"),
+        Binding("escape", "back", "Menu"),
+    ]
+
+    PALETTE: ClassVar[list[PaletteEntry]] = [
+        ("Start the game", "Play with these heaps and this rule", "start"),
+        ("Back to the menu", "Choose another game", "back"),
+    ]
+
+    def __init__(self, config: NimConfig | None = None) -> None:
+        super().__init__()
+        self.config = config or NimConfig()
+
+    def _rule_choice(self) -> str:
+        rule = self.config.rule
+        if isinstance(rule, Nim):
+            return "nim"
+        if isinstance(rule, Subtraction):
+            return "subtraction"
+        if rule == KAYLES:
+            return "kayles"
+        if rule == DAWSONS_KAYLES:
+            return "dawsons-kayles"
+        return "octal"
+
+    def compose(self) -> ComposeResult:
+        config = self.config
+        chosen = self._rule_choice()
+        subtraction = config.rule.text.strip("{}") if isinstance(config.rule, Subtraction) else "1,2,3"
+        octal = config.rule.text if chosen == "octal" else "0.137"
+        yield Header()
+        with Horizontal(id="nim-setup-main"):
+            with Vertical(id="nim-setup-left"):
+                yield Label("Heaps", classes="heading")
+                yield Static(
+                    f"Stones per heap, e.g. 3,4,5: at most {MAX_HEAPS} heaps of {MAX_HEAP} "
+                    f"({MAX_SPLIT_STONES} stones in all for take-and-break games)",
+                    classes="hint",
+                )
+                yield Input(format_heaps(config.heaps), placeholder="e.g. 3,4,5", id="nim-heaps")
+                yield Label("Rule", classes="heading")
+                with RadioSet(id="nim-rule"):
+                    for name, description in RULE_CHOICES:
+                        yield ChoiceButton(description, value=name == chosen, name=name)
+                yield Label("Subtraction set", classes="hint")
+                yield Input(subtraction, placeholder="e.g. 1,3,4", id="nim-set")
+                yield Label("Octal code", classes="hint")
+                yield Input(octal, placeholder="e.g. 0.137", id="nim-octal")
+            with Vertical(id="nim-setup-right"):
+                yield Label("Play", classes="heading")
+                with RadioSet(id="nim-play"):
+                    yield ChoiceButton("Normal: the last stone wins", value=not config.misere)
+                    yield ChoiceButton("Misere: the last stone loses", value=config.misere)
+                yield Label("Opponent", classes="heading")
+                with RadioSet(id="nim-opponent"):
+                    for name, description in OPPONENT_CHOICES.items():
+                        yield ChoiceButton(description, value=name == config.opponent, name=name)
+                yield Label("Your side (against an AI)", classes="heading")
+                with RadioSet(id="nim-side"):
+                    yield ChoiceButton("Player 1 (moves first)", value=config.human is Side.P1)
+                    yield ChoiceButton("Player 2 (moves second)", value=config.human is Side.P2)
+                yield Button("Start (ctrl+s)", id="nim-start", variant="primary")
+        yield Static(id="nim-setup-message")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.title = "Nim and impartial games: set-up"
+        self.sub_title = "Tab: next field; Enter or ctrl+s: start"
+        self.query_one("#nim-heaps", Input).focus()
+
+    def _pressed(self, selector: str) -> str:
+        button = self.query_one(selector, RadioSet).pressed_button
+        return button.name if button is not None and button.name else ""
+
+    def read_config(self) -> NimConfig:
+        """The config the form describes; raises ``ValueError`` with a message for the user."""
+        try:
+            heaps = parse_heaps(self.query_one("#nim-heaps", Input).value)
+        except InvalidPositionError as error:
+            raise ValueError(f"Heaps: {error}") from None
+        choice = self._pressed("#nim-rule") or "nim"
+        rule: HeapRule
+        try:
+            if choice == "subtraction":
+                text = self.query_one("#nim-set", Input).value.strip()
+                rule = parse_rule(text if text.startswith("{") else "{" + text + "}")
+                if not isinstance(rule, Subtraction):
+                    raise NotationError(f"{text!r} is not a subtraction set like 1,2,3")
+            elif choice == "octal":
+                rule = parse_rule(self.query_one("#nim-octal", Input).value)
+                if not isinstance(rule, Octal):
+                    raise NotationError("expected an octal code like 0.137")
+            else:
+                rule = parse_rule(choice)
+        except NotationError as error:
+            raise ValueError(f"Rule: {error}") from None
+        problem = check_position(heaps, rule)
+        if problem is not None:
+            raise ValueError(f"Heaps: {problem}")
+        misere = self.query_one("#nim-play", RadioSet).pressed_index == 1
+        pressed = self._pressed("#nim-opponent")
+        opponent = cast("NimOpponent", pressed if pressed in NIM_OPPONENTS else self.config.opponent)
+        human = Side.P2 if self.query_one("#nim-side", RadioSet).pressed_index == 1 else Side.P1
+        return NimConfig(heaps, rule, misere, opponent, human, self.config.seed)
+
+    @on(Input.Submitted)
+    @on(Button.Pressed, "#nim-start")
+    def action_start(self) -> None:
+        try:
+            config = self.read_config()
+        except ValueError as error:
+            self.query_one("#nim-setup-message", Static).update(Text(f"Not yet: {error}", style="bold"))
+            return
+        self.app.switch_screen(NimScreen(config))
+
+    @on(RadioSet.Changed, "#nim-rule")
+    def _rule_changed(self, event: RadioSet.Changed) -> None:
+        name = event.pressed.name
+        if name in ("subtraction", "octal"):
+            self.query_one("#nim-set" if name == "subtraction" else "#nim-octal", Input).focus()
+
+    def action_back(self) -> None:
+        from tui.screens.menu import MenuScreen
+
+        self.app.switch_screen(MenuScreen())

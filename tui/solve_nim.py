@@ -1,0 +1,150 @@
+"""``nashplay solve nim`` and ``nashplay solve grundy``: Sprague-Grundy from the command line, explained."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from core.errors import NotationError
+from core.impartial import HeapMove, HeapRule, Nim, Octal, Subtraction, parse_heaps, parse_rule
+from solvers.grundy import Analysis, analyse, binary_rows, find_period, grundy_sequence
+
+
+def add_rule_options(parser: argparse.ArgumentParser, default_nim: bool) -> None:
+    rules = parser.add_mutually_exclusive_group(required=not default_nim)
+    rules.add_argument("--subtraction", metavar="S", help="a subtraction game: the set of allowed takes, e.g. 1,2,3")
+    rules.add_argument("--octal", metavar="CODE", help="a take-and-break game in octal, e.g. 0.77 (Kayles)")
+    rules.add_argument("--rule", metavar="NAME", help="nim, kayles, dawsons-kayles, or any of the forms above")
+
+
+def add_commands(solvers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    nim = solvers.add_parser(
+        "nim",
+        help="Nim and impartial heap games: Grundy values, nim-sum, winner, every winning move",
+        description="Sprague-Grundy: each heap's Grundy value, their xor (the nim-sum), who wins, and every winning "
+        "move as heap:take (take-and-break games also say how the rest splits: heap:take/a+b).",
+    )
+    nim.add_argument("--heaps", required=True, help="heap sizes, e.g. 3,4,5")
+    add_rule_options(nim, default_nim=True)
+    nim.add_argument("--misere", action="store_true", help="misere play: whoever takes the last stone loses")
+    nim.add_argument("--json", action="store_true", help="one JSON object")
+    grundy = solvers.add_parser(
+        "grundy",
+        help="the Grundy sequence of a heap game and its period",
+        description="G(0..upto) and, when the sequence is proven periodic, its pre-period and period.",
+    )
+    add_rule_options(grundy, default_nim=False)
+    grundy.add_argument("--upto", type=int, default=100, help="last heap size (default 100)")
+    grundy.add_argument("--json", action="store_true", help="one JSON object")
+
+
+def rule_from(args: argparse.Namespace) -> HeapRule:
+    if args.subtraction:
+        values = [int(v) for v in args.subtraction.replace(" ", "").split(",") if v]
+        return Subtraction(values)
+    if args.octal:
+        return Octal(args.octal)
+    if args.rule:
+        return parse_rule(args.rule)
+    return Nim()
+
+
+def describe(move: HeapMove, heaps: tuple[int, ...]) -> str:
+    text = f"heap {move.number}: take {move.take}"
+    if move.split is not None:
+        text += f", split the rest into {move.split[0]} and {move.split[1]}"
+    elif move.take == heaps[move.index]:
+        text += " (all of it)"
+    return text
+
+
+def report(analysis: Analysis, rule: HeapRule) -> str:
+    heaps = analysis.heaps
+    play = "misere play" if analysis.misere else "normal play"
+    lines = [f"Heaps {', '.join(map(str, heaps))} under {rule} ({play})", ""]
+    rows, total, columns = binary_rows(analysis)
+    width = len(total)
+    lines.append(f"{'heap':>4}  {'size':>5}  {'Grundy':>6}  {'binary':>{max(6, width)}}")
+    for number, (size, g, bits) in enumerate(zip(heaps, analysis.grundy, rows, strict=True), start=1):
+        lines.append(f"{number:>4}  {size:>5}  {g:>6}  {bits:>{max(6, width)}}")
+    lines.append(f"{'nim-sum':>11}  {analysis.nim_sum:>6}  {total:>{max(6, width)}}")
+    marks = "".join("^" if c else " " for c in columns)
+    if any(columns):
+        lines.append(f"{'':>11}  {'':>6}  {marks:>{max(6, width)}}   (the columns with an odd number of 1s)")
+    lines.append("")
+    if analysis.misere and analysis.method != "sprague-grundy":
+        how = "Bouton's misere rule" if analysis.method == "misere nim" else "an exact search of the game tree"
+        lines.append(f"Misere play is decided by {how}; the Grundy values above are those of normal play.")
+    if analysis.first_player_wins:
+        moves = "; ".join(f"{m.to_text()} ({describe(m, heaps)})" for m in analysis.winning_moves)
+        lines.append(f"The player to move wins. Winning moves: {moves}")
+    elif analysis.longest_move is None:
+        lines.append(
+            "The player to move has no move and loses."
+            if not analysis.misere
+            else "No move: the player to move wins (misere)."
+        )
+    else:
+        length = f", the game then lasts {analysis.remoteness} more moves" if analysis.remoteness else ""
+        move = analysis.longest_move
+        lines.append(
+            f"The player to move loses against perfect play: every move loses. "
+            f"The longest resistance: {move.to_text()} ({describe(move, heaps)}){length}."
+        )
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    try:
+        rule = rule_from(args)
+    except (ValueError, NotationError) as error:
+        parser.exit(2, f"nashplay solve {args.solver}: error: {error}\n")
+    if args.solver == "grundy":
+        if not 0 <= args.upto <= 10_000_000:
+            parser.exit(2, f"nashplay solve grundy: error: --upto must be 0..10000000, not {args.upto}\n")
+        values = grundy_sequence(rule, args.upto)
+        period = find_period(values, rule)
+        if args.json:
+            print(
+                json.dumps(
+                    {
+                        "G": values.tolist(),
+                        "preperiod": period.preperiod if period else None,
+                        "period": period.period if period else None,
+                    }
+                )
+            )
+            return 0
+        print(f"Grundy values of {rule}, heaps 0..{args.upto}:")
+        shown = values[: min(values.size, 200)].tolist()
+        print(" ".join(map(str, shown)) + (" ..." if values.size > 200 else ""))
+        if period is None:
+            print("No period is proven within this range.")
+        else:
+            print(f"Periodic: G(n + {period.period}) = G(n) for every n >= {period.preperiod} (proven).")
+        return 0
+    try:
+        heaps = parse_heaps(args.heaps)
+    except NotationError as error:
+        parser.exit(2, f"nashplay solve nim: error: --heaps: {error}\n")
+    try:
+        analysis = analyse(heaps, rule, misere=args.misere)
+    except ValueError as error:
+        parser.exit(2, f"nashplay solve nim: error: {error}\n")
+    if args.json:
+        result: dict[str, object] = {
+            "grundy": list(analysis.grundy),
+            "nim_sum": analysis.nim_sum,
+            "first_player_wins": analysis.first_player_wins,
+            "winning_moves": [m.to_text() for m in analysis.winning_moves],
+        }
+        if analysis.misere:
+            result["misere"] = True
+            result["method"] = analysis.method
+        if analysis.longest_move is not None:
+            result["longest_move"] = analysis.longest_move.to_text()
+            result["remoteness"] = analysis.remoteness
+        print(json.dumps(result))
+        return 0
+    print(report(analysis, rule))
+    return 0
