@@ -180,3 +180,20 @@ def test_tcg_is_in_the_menu() -> None:
             assert isinstance(app.screen, TcgScreen)
 
     run(test)
+
+
+def test_help_explains_this_game() -> None:
+    async def test() -> None:
+        app = tcg_app()
+        async with app.run_test(size=SIZE) as pilot:
+            await app.workers.wait_for_complete()
+            await pilot.press("question_mark")
+            await pilot.pause()
+            from tui.screens.help import HelpScreen
+
+            assert isinstance(app.screen, HelpScreen) and app.screen.topic == "tcg"
+            await pilot.press("escape")
+            await pilot.pause()
+            assert isinstance(app.screen, TcgScreen)
+
+    run(test)

@@ -171,7 +171,10 @@ class NashplayApp(App[None]):
         from tui.screens.help import HelpScreen
 
         if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen())
+            topic = {"TcgScreen": "tcg", "NimScreen": "nim", "NimSetupScreen": "nim"}.get(
+                type(self.screen).__name__, "geister"
+            )
+            self.push_screen(HelpScreen(topic))
 
     def action_next_theme(self) -> None:
         names = [t.name for t in THEMES]

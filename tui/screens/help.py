@@ -48,12 +48,59 @@ pieces captured. In Mini-Geister (one blue and one red each) every capture ends 
 """
 
 
+TCG_HELP = """\
+# Twice Clap Game: keys
+
+Both players choose at once: **c** charge (+1 point, up to n), **a** attack (-1), **d** defense, **s** strong
+attack (-n points). Attack beats charge; strong attack beats everything but strong attack. A player whose points
+go below 0 loses; if both do, the game starts again from 0, 0.
+
+| key | what it does |
+|---|---|
+| `c` `a` `d` `s` | advisor mode: what the opponent played (the round is then resolved); versus mode: your own choice |
+| `C` `A` `D` `S` (shift) | advisor mode: what you played, if not the suggestion |
+| `v` | switch between advisor and versus mode (starts a new game) |
+| `n` | change n (the most points a player can hold); it is solved in the background |
+| `u` | take back the last round |
+| `r` | new game |
+| Esc | back to the menu |
+
+The bars show both players' equilibrium mixes; `*` marks actions that keep the value for sure. The heat map is
+player 1's chance to win from every state, the current state in brackets.
+"""
+
+NIM_HELP = """\
+# Nim and impartial games: keys
+
+| key | what it does |
+|---|---|
+| up / down, `k` / `j` | choose the heap |
+| left / right, `h` / `l`, `+` / `-`, `1`-`9` | how many stones to take |
+| `[` / `]` | for games that split a heap (Kayles): where the stones are taken from |
+| Enter | play the move |
+| `u` | take back your move (and the reply) |
+| `a` | show or hide the advice |
+| `n` | new game |
+| Esc | back to the menu |
+
+The advice shows each heap's Grundy value (its equivalent Nim heap) and their xor, the nim-sum, in binary: `^`
+marks the columns with an odd number of 1s. A position is lost for the player to move exactly when the nim-sum
+is 0; a winning move makes it 0.
+"""
+
+TOPICS = {"geister": HELP, "tcg": TCG_HELP, "nim": NIM_HELP}
+
+
 class HelpScreen(ModalScreen[None]):
     BINDINGS = [Binding("escape,question_mark,q", "dismiss", "Close")]
 
+    def __init__(self, topic: str = "geister") -> None:
+        super().__init__()
+        self.topic = topic if topic in TOPICS else "geister"
+
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help"):
-            yield Markdown(HELP)
+            yield Markdown(TOPICS[self.topic])
 
     def action_dismiss(self) -> None:  # type: ignore[override]
         self.dismiss(None)
