@@ -134,3 +134,11 @@ def test_no_forbidden_import_in_the_source(package: str) -> None:
 def test_the_subprocess_check_does_see_ui_imports() -> None:
     pytest.importorskip("rich")
     assert "rich" in import_in_subprocess(["rich.text"])
+
+
+def test_start_up_does_not_load_the_heavy_solvers() -> None:
+    """Opening the app or parsing the command line must not import scipy (about half a second on this machine
+    class): the TCG and Nim screens and the solve commands load it when first used."""
+    loaded = import_in_subprocess(["tui.app", "tui.cli"])
+    assert "scipy" not in loaded
+    assert "numpy" not in loaded

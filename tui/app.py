@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import ClassVar, Literal
+from typing import TYPE_CHECKING, ClassVar, Literal
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
@@ -17,13 +17,16 @@ from core.game import Side
 from core.record import Record
 from tui.screens.game import GameScreen
 from tui.screens.menu import MenuScreen
-from tui.screens.nim import NimConfig, NimScreen
 from tui.screens.replay import ReplayScreen
 from tui.screens.setup import SetupScreen
-from tui.screens.tcg import TcgConfig, TcgScreen
 from tui.session import GameConfig, GameSession
 from tui.storage import SavedGame
 from tui.theme import ASCII, PIECE_VARIABLES, THEMES, UNICODE
+
+if TYPE_CHECKING:
+    # The TCG and Nim screens pull in scipy and the solvers (about half a second): imported when first shown.
+    from tui.screens.nim import NimConfig
+    from tui.screens.tcg import TcgConfig
 
 
 @dataclass(frozen=True)
@@ -87,8 +90,12 @@ class NashplayApp(App[None]):
         elif request.kind == "setup" and request.config is not None:
             self.push_screen(SetupScreen(request.config.variant, request.config))
         elif request.kind == "tcg":
+            from tui.screens.tcg import TcgScreen
+
             self.push_screen(TcgScreen(request.tcg))
         elif request.kind == "nim":
+            from tui.screens.nim import NimScreen
+
             self.push_screen(NimScreen(request.nim))
         elif request.kind == "replay" and request.record is not None:
             self.push_screen(ReplayScreen(request.record, request.replay_side, request.replay_title))

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import TYPE_CHECKING
 
 from core.errors import NotationError
 from core.impartial import HeapMove, HeapRule, Nim, Octal, Subtraction, parse_heaps, parse_rule
-from solvers.grundy import Analysis, analyse, binary_rows, find_period, grundy_sequence
+
+if TYPE_CHECKING:
+    from solvers.grundy import Analysis
 
 
 def add_rule_options(parser: argparse.ArgumentParser, default_nim: bool) -> None:
@@ -59,6 +62,8 @@ def describe(move: HeapMove, heaps: tuple[int, ...]) -> str:
 
 
 def report(analysis: Analysis, rule: HeapRule) -> str:
+    from solvers.grundy import binary_rows
+
     heaps = analysis.heaps
     play = "misere play" if analysis.misere else "normal play"
     lines = [f"Heaps {', '.join(map(str, heaps))} under {rule} ({play})", ""]
@@ -95,6 +100,9 @@ def report(analysis: Analysis, rule: HeapRule) -> str:
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    # numpy and the solver are imported only when a solve runs, so that `nashplay --help` stays fast.
+    from solvers.grundy import analyse, find_period, grundy_sequence
+
     try:
         rule = rule_from(args)
     except (ValueError, NotationError) as error:
