@@ -9,20 +9,18 @@ and a fixed seed, and asserts on the model and widget state. Plain functions run
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import subprocess
 import sys
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
+from pilot_helpers import run, settle, view_of
 from textual.command import CommandPalette
 from textual.pilot import Pilot
 from textual.widgets import Input, OptionList
-from textual.worker import WorkerCancelled
 
 from core.game import Side
-from core.geister import Colour, GeisterView, variant_by_name
+from core.geister import Colour, variant_by_name
 from core.notation import Move
 from core.record import Record
 from tui.app import NashplayApp, StartRequest
@@ -42,40 +40,9 @@ SAVE_NAME = "game-in-progress.ngr"
 VENV_BIN = Path(sys.executable).parent
 
 
-@pytest.fixture(autouse=True)
-def state_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "state"
-    monkeypatch.setenv("NASHPLAY_STATE_DIR", str(folder))
-    monkeypatch.delenv("NO_COLOR", raising=False)
-    monkeypatch.chdir(tmp_path)
-    return folder
-
-
-def run(test: Callable[[], Awaitable[None]]) -> None:
-    asyncio.run(test())  # type: ignore[arg-type]
-
-
 def play_app(variant: str = "mini-geister", side: Side = Side.P1, setup: str = "BR", **kwargs: object) -> NashplayApp:
     config = GameConfig(variant, side, "chototsu", setup, SEED)
     return NashplayApp(StartRequest("play", config), ai_delay=0, **kwargs)  # type: ignore[arg-type]
-
-
-def view_of(app: NashplayApp) -> GeisterView:
-    view = app.screen.query_one("#board", Board).view
-    assert view is not None
-    return view
-
-
-async def settle(app: NashplayApp, pilot: Pilot[None]) -> None:
-    """Let the opponent answer until it is the user's turn (or the game is over)."""
-    for _ in range(50):
-        with contextlib.suppress(WorkerCancelled):  # an undo cancels the opponent's worker
-            await app.workers.wait_for_complete()
-        await pilot.pause()
-        screen = app.screen
-        if not isinstance(screen, GameScreen) or not screen.session.opponents_turn:
-            return
-    raise AssertionError("the opponent never answered")
 
 
 async def type_move(app: NashplayApp, pilot: Pilot[None], text: str) -> None:

@@ -8,18 +8,15 @@ test is a plain function that runs its coroutine with ``asyncio.run``.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-import pytest
+from pilot_helpers import run, settle, view_of
 from textual.pilot import Pilot
 from textual.widgets import Input
-from textual.worker import WorkerCancelled
 
 import tui.app as tui_app
 from core.game import Side
-from core.geister import Colour, GeisterState, GeisterView
+from core.geister import Colour, GeisterState
 from core.notation import Move, Square
 from core.record import Record
 from tui.app import NashplayApp, StartRequest
@@ -32,20 +29,6 @@ from tui.widgets.moves import MoveList
 SIZE = (100, 32)
 SEED = 7
 SAVE_NAME = "game-in-progress.ngr"
-
-
-@pytest.fixture(autouse=True)
-def state_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Each test gets its own state directory; the save prompt's default path lands under ``tmp_path`` too."""
-    folder = tmp_path / "state"
-    monkeypatch.setenv("NASHPLAY_STATE_DIR", str(folder))
-    monkeypatch.delenv("NO_COLOR", raising=False)
-    monkeypatch.chdir(tmp_path)
-    return folder
-
-
-def run(test: Callable[[], Awaitable[None]]) -> None:
-    asyncio.run(test())  # type: ignore[arg-type]
 
 
 def play_app(
@@ -86,24 +69,6 @@ def game(app: NashplayApp) -> GameScreen:
 
 def board_of(app: NashplayApp) -> Board:
     return app.screen.query_one("#board", Board)
-
-
-def view_of(app: NashplayApp) -> GeisterView:
-    view = board_of(app).view
-    assert view is not None
-    return view
-
-
-async def settle(app: NashplayApp, pilot: Pilot[None]) -> None:
-    """Let the opponent answer (its worker, then its message) until it is the user's turn or the game is over."""
-    for _ in range(50):
-        with contextlib.suppress(WorkerCancelled):  # an undo cancels the opponent's worker
-            await app.workers.wait_for_complete()
-        await pilot.pause()
-        screen = app.screen
-        if not isinstance(screen, GameScreen) or not screen.session.opponents_turn:
-            return
-    raise AssertionError("the opponent never answered")
 
 
 async def type_move(app: NashplayApp, pilot: Pilot[None], text: str, paste: bool = False) -> None:

@@ -3,15 +3,10 @@ take-and-break moves, undo, the set-up screen, the menu entry and ``nashplay pla
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-from collections.abc import Awaitable, Callable
-from pathlib import Path
-
 import pytest
+from pilot_helpers import run, settle_workers
 from textual.pilot import Pilot
 from textual.widgets import OptionList
-from textual.worker import WorkerCancelled
 
 from core.game import Side
 from core.impartial import KAYLES, HeapMove, HeapRule, Nim, Subtraction
@@ -23,16 +18,6 @@ from tui.screens.nim import NimConfig, NimOpponent, NimScreen, NimSetupScreen
 from tui.widgets.heaps import AdvicePanel, HeapRows
 
 SIZE = (110, 36)
-
-
-@pytest.fixture(autouse=True)
-def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("NASHPLAY_STATE_DIR", str(tmp_path / "state"))
-    monkeypatch.setenv("NASHPLAY_CACHE_DIR", str(tmp_path / "cache"))
-
-
-def run(test: Callable[[], Awaitable[None]]) -> None:
-    asyncio.run(test())  # type: ignore[arg-type]
 
 
 def nim_app(
@@ -53,20 +38,9 @@ def screen_of(app: NashplayApp) -> NimScreen:
     return screen
 
 
-async def settle(app: NashplayApp, pilot: Pilot[None]) -> None:
-    """Let the opponent and the advice finish (each answer may start more work)."""
-    for _ in range(50):
-        with contextlib.suppress(WorkerCancelled):  # an undo cancels the opponent's worker
-            await app.workers.wait_for_complete()
-        await pilot.pause()
-        if all(worker.is_finished for worker in app.workers):
-            return
-    raise AssertionError("the background work never finished")
-
-
 async def press(app: NashplayApp, pilot: Pilot[None], *keys: str) -> None:
     await pilot.press(*keys)
-    await settle(app, pilot)
+    await settle_workers(app, pilot)
 
 
 def text_of(screen: NimScreen, selector: str) -> str:
@@ -86,7 +60,7 @@ def test_heaps_render_as_numbered_rows_of_stones() -> None:
         for ascii_mode, (stone, taken) in ((False, ("●", "○")), (True, ("o", "x"))):
             app = nim_app(opponent="human", ascii_mode=ascii_mode)
             async with app.run_test(size=SIZE) as pilot:
-                await settle(app, pilot)
+                await settle_workers(app, pilot)
                 screen = screen_of(app)
                 rows = str(screen.query_one("#heaps", HeapRows).render()).splitlines()
                 assert len(rows) == 3
@@ -111,7 +85,7 @@ def test_keys_choose_the_heap_and_the_amount_and_enter_plays() -> None:
     async def test() -> None:
         app = nim_app(opponent="human")
         async with app.run_test(size=SIZE) as pilot:
-            await settle(app, pilot)
+            await settle_workers(app, pilot)
             screen = screen_of(app)
             await press(app, pilot, "down", "j")  # heap 3
             await press(app, pilot, "right", "plus", "l")  # take 4
@@ -136,7 +110,7 @@ def test_an_illegal_move_is_refused_and_nothing_changes() -> None:
     async def test() -> None:
         app = nim_app(rule=Subtraction({1, 2, 3}), opponent="human")
         async with app.run_test(size=SIZE) as pilot:
-            await settle(app, pilot)
+            await settle_workers(app, pilot)
             screen = screen_of(app)
             await press(app, pilot, "down", "down", "4")
             assert screen.pending_move() == HeapMove(2, 4)
@@ -153,7 +127,7 @@ def test_the_perfect_opponent_answers_with_a_move_to_nim_sum_zero() -> None:
     async def test() -> None:
         app = nim_app()
         async with app.run_test(size=SIZE) as pilot:
-            await settle(app, pilot)
+            await settle_workers(app, pilot)
             screen = screen_of(app)
             assert "Your turn (player 1)" in text_of(screen, "#nim-status")
             await press(app, pilot, "down", "enter")  # 2:1, not the winning 1:2
@@ -170,7 +144,7 @@ def test_from_a_losing_position_the_perfect_player_beats_you() -> None:
     async def test() -> None:
         app = nim_app(heaps=(1, 2, 3))
         async with app.run_test(size=SIZE) as pilot:
-            await settle(app, pilot)
+            await settle_workers(app, pilot)
             screen = screen_of(app)
             for _ in range(12):
                 if screen.state.is_terminal():
@@ -190,7 +164,7 @@ def test_two_people_take_turns_at_the_keyboard() -> None:
     async def test() -> None:
         app = nim_app(opponent="human")
         async with app.run_test(size=SIZE) as pilot:
-            await settle(app, pilot)
+            await settle_workers(app, pilot)
             screen = screen_of(app)
             await press(app, pilot, "enter")
             assert len(screen.state.history()) == 1  # nobody answered for player 2
@@ -209,7 +183,7 @@ def test_the_ai_moves_first_when_you_are_player_two() -> None:
     async def test() -> None:
         app = nim_app(opponent="random", human=Side.P2)
         async with app.run_test(size=SIZE) as pilot:
-            await settle(app, pilot)
+            await settle_workers(app, pilot)
             screen = screen_of(app)
             assert len(screen.state.history()) == 1
             assert "Your turn (player 2)" in text_of(screen, "#nim-status")
@@ -224,7 +198,7 @@ def test_undo_takes_back_your_move_and_the_reply() -> None:
     async def test() -> None:
         app = nim_app()
         async with app.run_test(size=SIZE) as pilot:
-            await settle(app, pilot)
+            await settle_workers(app, pilot)
             screen = screen_of(app)
             await press(app, pilot, "down", "enter")
             assert len(screen.state.history()) == 2
@@ -244,7 +218,7 @@ def test_kayles_brackets_move_the_knocked_out_run_and_the_model_gets_the_split()
     async def test() -> None:
         app = nim_app(heaps=(5, 3), rule=KAYLES, opponent="human")
         async with app.run_test(size=SIZE) as pilot:
-            await settle(app, pilot)
+            await settle_workers(app, pilot)
             screen = screen_of(app)
             assert screen.pending_move() == HeapMove(0, 1)  # the run starts at the right end: no split
             await press(app, pilot, "left_square_bracket", "left_square_bracket", "left_square_bracket")
@@ -270,7 +244,7 @@ def test_brackets_explain_themselves_in_plain_nim() -> None:
     async def test() -> None:
         app = nim_app(opponent="human")
         async with app.run_test(size=SIZE) as pilot:
-            await settle(app, pilot)
+            await settle_workers(app, pilot)
             screen = screen_of(app)
             await press(app, pilot, "left_square_bracket")
             assert "take-and-break" in screen.message_text
@@ -286,7 +260,7 @@ def test_the_advice_panel_explains_3_4_5() -> None:
     async def test() -> None:
         app = nim_app(opponent="human")
         async with app.run_test(size=SIZE) as pilot:
-            await settle(app, pilot)
+            await settle_workers(app, pilot)
             screen = screen_of(app)
             lines = text_of(screen, "#advice").splitlines()
             rows = [line.split() for line in lines if line.split()[:1] in (["1"], ["2"], ["3"])]
@@ -307,7 +281,7 @@ def test_a_lost_position_says_every_move_loses_and_names_the_longest() -> None:
     async def test() -> None:
         app = nim_app(heaps=(1, 2, 3), opponent="human")
         async with app.run_test(size=SIZE) as pilot:
-            await settle(app, pilot)
+            await settle_workers(app, pilot)
             text = " ".join(text_of(screen_of(app), "#advice").split())
             assert "Every move loses" in text
             assert "keeps the game going longest: 1:1" in text and "6 more moves" in text
@@ -321,7 +295,7 @@ def test_misere_advice_says_which_method_decided() -> None:
         for rule, method in ((Nim(), "Bouton's misere Nim rule"), (KAYLES, "exact game-tree search")):
             app = nim_app(heaps=(3, 2), rule=rule, opponent="human", misere=True)
             async with app.run_test(size=SIZE) as pilot:
-                await settle(app, pilot)
+                await settle_workers(app, pilot)
                 text = " ".join(text_of(screen_of(app), "#advice").split())
                 assert "Misere play" in text and method in text
 
@@ -332,7 +306,7 @@ def test_a_toggles_the_advice_and_a_new_game_keeps_the_choice() -> None:
     async def test() -> None:
         app = nim_app(opponent="human")
         async with app.run_test(size=SIZE) as pilot:
-            await settle(app, pilot)
+            await settle_workers(app, pilot)
             screen = screen_of(app)
             assert screen.query_one("#nim-right").display
             await press(app, pilot, "a")
@@ -385,7 +359,7 @@ def test_the_set_up_reads_a_subtraction_set() -> None:
         app = NashplayApp(ai_delay=0)
         async with app.run_test(size=SIZE) as pilot:
             app.switch_screen(NimSetupScreen(NimConfig(opponent="human")))
-            await settle(app, pilot)
+            await settle_workers(app, pilot)
             # Tab to the rule, pick the subtraction game (the set field takes the focus), type a set, Enter starts.
             await press(app, pilot, "tab", "down", "enter", "ctrl+u", *"1,3,4", "enter")
             screen = screen_of(app)

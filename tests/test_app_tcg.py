@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import asyncio
 import threading
-from collections.abc import Awaitable, Callable
-from pathlib import Path
 
 import pytest
+from pilot_helpers import run
 
 from core.game import Side
 from core.tcg import TcgAction
@@ -19,16 +17,6 @@ from tui.widgets.heatmap import HeatMap
 from tui.widgets.mix import MixBars
 
 SIZE = (110, 36)
-
-
-@pytest.fixture(autouse=True)
-def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("NASHPLAY_STATE_DIR", str(tmp_path / "state"))
-    monkeypatch.setenv("NASHPLAY_CACHE_DIR", str(tmp_path / "cache"))
-
-
-def run(test: Callable[[], Awaitable[None]]) -> None:
-    asyncio.run(test())  # type: ignore[arg-type]
 
 
 def tcg_app(mode: str = "advisor", side: Side = Side.P1, n: int = 3) -> NashplayApp:

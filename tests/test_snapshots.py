@@ -6,18 +6,9 @@ report before committing.
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
-
 from core.game import Side
 from tui.app import NashplayApp, StartRequest
 from tui.session import GameConfig
-
-
-@pytest.fixture(autouse=True)
-def _isolated_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("NASHPLAY_STATE_DIR", str(tmp_path))
 
 
 def test_mini_geister_board_after_two_plies(snap_compare) -> None:  # type: ignore[no-untyped-def]

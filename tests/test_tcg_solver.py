@@ -20,11 +20,6 @@ from tui import tcg_prompt
 from tui.cli import main
 
 
-@pytest.fixture(autouse=True)
-def _isolated_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("NASHPLAY_CACHE_DIR", str(tmp_path / "cache"))
-
-
 @pytest.fixture(scope="module")
 def n3() -> TcgSolution:
     return TcgSolution.compute(3)
