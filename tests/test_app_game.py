@@ -521,3 +521,28 @@ def test_move_by_mouse_clicks() -> None:
             assert len(view_of(app).moves) == 2  # and the opponent replied
 
     run(test)
+
+
+def test_a_record_saved_mid_game_hides_the_opponents_colours(tmp_path: Path, state_dir: Path) -> None:
+    """The file the user saves (s) during a game must not show what the board hides; the autosave, which resuming
+    needs, keeps both set-ups."""
+
+    async def test() -> None:
+        app = play_app()
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await type_move(app, pilot, "b1-b2")
+            await pilot.press("s")
+            app.screen.query_one("#move-input", Input).value = str(tmp_path / "mid.ngr")
+            await pilot.press("enter")
+            await pilot.pause()
+            saved = Record.load(tmp_path / "mid.ngr")
+            assert saved.tags["Setup1"] == "BR" and saved.tags["Setup2"] == "?"
+            assert saved.result == "*"
+            # It still replays, with player 2's pieces unknown throughout.
+            final = saved.replay()[-1]
+            assert all(p.colour is Colour.UNKNOWN for _, p in final.pieces() if p.side is Side.P2)
+            autosave = Record.load(state_dir / SAVE_NAME)
+            assert autosave.tags["Setup2"] != "?"
+
+    run(test)

@@ -148,16 +148,17 @@ class GameSession:
         return undone
 
     def _human_has_moved(self) -> bool:
-        probe = self.state.clone()
-        while probe.moves():
-            probe.pop()
-            if probe.to_move is self.human:
-                return True
-        return False
+        moves = len(self.state.moves())
+        # The first mover made moves 1, 3, 5...: the user has moved if they moved first and there is a move,
+        # or moved second and there are two.
+        return moves >= (1 if self.state.first is self.human else 2)
 
     # ---- records
 
-    def record(self) -> Record:
+    def record(self, reveal: bool = True) -> Record:
+        """The game's record. ``reveal=False`` (what the user saves or replays mid-game) writes the opponent's
+        set-up as ``?``: the file must not show what the board hides. The autosave keeps both set-ups, since
+        resuming needs them."""
         tags = {
             "Player1": "human" if self.human is Side.P1 else self.opponent.name,
             "Player2": "human" if self.human is Side.P2 else self.opponent.name,
@@ -165,7 +166,10 @@ class GameSession:
             "Opponent": self.opponent.name,
             "Seed": str(self.seed),
         }
-        return Record.from_game(self.state, tags)
+        record = Record.from_game(self.state, tags)
+        if not reveal and not self.is_over:
+            record.tags[f"Setup{self.human.other.number}"] = "?"
+        return record
 
     @classmethod
     def from_record(cls, record: Record) -> GameSession:

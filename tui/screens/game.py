@@ -33,13 +33,15 @@ from tui.widgets.moves import MoveList
 PaletteEntry = tuple[str, str, str]
 
 
-def piece_letters(pieces: list[Piece], viewer: Side) -> Text:
-    """Captured pieces as coloured letters (own upper case, opponent lower case): colour and letter agree."""
+def piece_letters(pieces: list[Piece], viewer: Side, palette: dict[str, str]) -> Text:
+    """Captured pieces as coloured letters (own upper case, opponent lower case): colour and letter agree. The
+    colours come from the theme (``palette``: the app's theme variables), so themes restyle them too."""
     text = Text(end="")
     for piece in pieces:
         own = piece.side is viewer
         letter = piece.colour.value if own else piece.colour.value.lower()
-        colour = {"B": "#3e9bff", "R": "#e5484d"}.get(piece.colour.value, "#b76ef0")
+        variable = {"B": "piece-blue", "R": "piece-red"}.get(piece.colour.value, "piece-unknown")
+        colour = palette.get(variable, "#b76ef0")
         text.append(letter, style=f"bold {colour}")
         text.append(" ")
     if not pieces:
@@ -54,9 +56,9 @@ class GameScreen(NashplayScreen):
         Binding("colon", "type_move", "Type move"),
         Binding("u", "undo", "Undo"),
         Binding("s", "save_record", "Save"),
-        Binding("r", "replay", "Replay"),
+        Binding("r", "replay", "Replay", show=False),
         Binding("n", "new_game", "New game"),
-        Binding("f", "flip", "Flip"),
+        Binding("f", "flip", "Flip", show=False),
         Binding("tab", "app.focus_next", "Board/moves", show=False),
         Binding("escape", "back_to_game", "Back to game", show=False),
     ]
@@ -153,10 +155,7 @@ class GameScreen(NashplayScreen):
         self._autosave()
 
     def _first_mover(self) -> Side:
-        state = self.session.state.clone()
-        while state.moves():
-            state.pop()
-        return state.to_move
+        return self.session.state.first
 
     def _status(self, view: GeisterView) -> Text:
         session = self.session
@@ -190,9 +189,9 @@ class GameScreen(NashplayScreen):
     def _captured(self, view: GeisterView) -> Text:
         me, them = view.viewer, view.viewer.other
         text = Text("You captured: ", end="")
-        text.append_text(piece_letters(view.captured_of(them), me))
+        text.append_text(piece_letters(view.captured_of(them), me, self.app.theme_variables))
         text.append("\nThey captured: ")
-        text.append_text(piece_letters(view.captured_of(me), me))
+        text.append_text(piece_letters(view.captured_of(me), me, self.app.theme_variables))
         if view.outcome is None:
             blue, red = view.remaining(them, Colour.BLUE), view.remaining(them, Colour.RED)
             text.append(f"\nTheir pieces left: {blue} blue, {red} red (which is which is hidden)")
@@ -330,7 +329,7 @@ class GameScreen(NashplayScreen):
 
     def _save_to(self, path: Path) -> None:
         try:
-            self.session.record().save(path)
+            self.session.record(reveal=self.session.is_over).save(path)
         except OSError as error:
             self.say(f"Could not save to {path}: {error.strerror or error}", error=True)
             return
@@ -379,7 +378,8 @@ class GameScreen(NashplayScreen):
 
         # Mid-game the replay shows the user's own view: the opponent's colours stay hidden until the game ends.
         private = not self.session.is_over
-        self.app.push_screen(ReplayScreen(self.session.record(), viewer=self.session.human, private=private))
+        record = self.session.record(reveal=not private)
+        self.app.push_screen(ReplayScreen(record, viewer=self.session.human, private=private))
 
     @on(MoveList.Browse)
     def _browse(self, event: MoveList.Browse) -> None:
