@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import threading
 import zipfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -75,7 +76,8 @@ def _write(path: Path, arrays: Mapping[str, np.ndarray], name: str, params: Mapp
     payload = dict(arrays)
     payload["__meta__"] = np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8)
     path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(path.name + f".{os.getpid()}.tmp")
+    # Unique per process and thread: two solves of the same table (two windows, or two workers) must not share it.
+    temporary = path.with_name(path.name + f".{os.getpid()}.{threading.get_ident()}.tmp")
     with temporary.open("wb") as handle:
         np.savez(handle, **payload)  # type: ignore[arg-type]
     temporary.replace(path)

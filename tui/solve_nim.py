@@ -12,6 +12,14 @@ from core.impartial import HeapMove, HeapRule, Nim, Octal, Subtraction, parse_he
 if TYPE_CHECKING:
     from solvers.grundy import Analysis
 
+#: The largest heap `solve nim` analyses: it lists every move of every heap, so its work grows with the sizes.
+MAX_HEAP = 100_000
+#: The longest Grundy sequence: rules that split heaps cost time quadratic in the length until a period is found.
+MAX_UPTO = 10_000_000
+MAX_UPTO_SPLITTING = 50_000
+#: Winning moves printed in the text report (the JSON lists them all).
+SHOWN_MOVES = 20
+
 
 def add_rule_options(parser: argparse.ArgumentParser, default_nim: bool) -> None:
     rules = parser.add_mutually_exclusive_group(required=not default_nim)
@@ -81,8 +89,11 @@ def report(analysis: Analysis, rule: HeapRule) -> str:
         how = "Bouton's misere rule" if analysis.method == "misere nim" else "an exact search of the game tree"
         lines.append(f"Misere play is decided by {how}; the Grundy values above are those of normal play.")
     if analysis.first_player_wins:
-        moves = "; ".join(f"{m.to_text()} ({describe(m, heaps)})" for m in analysis.winning_moves)
-        lines.append(f"The player to move wins. Winning moves: {moves}")
+        shown = analysis.winning_moves[:SHOWN_MOVES]
+        moves = "; ".join(f"{m.to_text()} ({describe(m, heaps)})" for m in shown)
+        more = len(analysis.winning_moves) - len(shown)
+        extra = f"; and {more} more (--json lists them all)" if more > 0 else ""
+        lines.append(f"The player to move wins. Winning moves: {moves}{extra}")
     elif analysis.longest_move is None:
         lines.append(
             "The player to move has no move and loses."
@@ -90,7 +101,11 @@ def report(analysis: Analysis, rule: HeapRule) -> str:
             else "No move: the player to move wins (misere)."
         )
     else:
-        length = f", the game then lasts {analysis.remoteness} more moves" if analysis.remoteness else ""
+        length = (
+            f" (the game then lasts {analysis.remoteness} more moves, this one included, if the winner hurries)"
+            if analysis.remoteness
+            else ""
+        )
         move = analysis.longest_move
         lines.append(
             f"The player to move loses against perfect play: every move loses. "
@@ -108,8 +123,11 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     except (ValueError, NotationError) as error:
         parser.exit(2, f"nashplay solve {args.solver}: error: {error}\n")
     if args.solver == "grundy":
-        if not 0 <= args.upto <= 10_000_000:
-            parser.exit(2, f"nashplay solve grundy: error: --upto must be 0..10000000, not {args.upto}\n")
+        splits = isinstance(rule, Octal) and any(rule.allows(t, 2) for t in range(len(rule.digits)))
+        cap = MAX_UPTO_SPLITTING if splits else MAX_UPTO
+        if not 0 <= args.upto <= cap:
+            why = " for a game that splits heaps" if splits else ""
+            parser.exit(2, f"nashplay solve grundy: error: --upto must be 0..{cap:,}{why}, not {args.upto}\n")
         values = grundy_sequence(rule, args.upto)
         period = find_period(values, rule)
         if args.json:
@@ -126,7 +144,9 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         print(f"Grundy values of {rule}, heaps 0..{args.upto}:")
         shown = values[: min(values.size, 200)].tolist()
         print(" ".join(map(str, shown)) + (" ..." if values.size > 200 else ""))
-        if period is None:
+        if isinstance(rule, Nim):
+            print("Nim is never periodic: G(n) = n.")
+        elif period is None:
             print("No period is proven within this range.")
         else:
             print(f"Periodic: G(n + {period.period}) = G(n) for every n >= {period.preperiod} (proven).")
@@ -135,6 +155,10 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         heaps = parse_heaps(args.heaps)
     except NotationError as error:
         parser.exit(2, f"nashplay solve nim: error: --heaps: {error}\n")
+    if max(heaps) > MAX_HEAP:
+        parser.exit(
+            2, f"nashplay solve nim: error: --heaps: heaps of at most {MAX_HEAP:,} stones, not {max(heaps):,}\n"
+        )
     try:
         analysis = analyse(heaps, rule, misere=args.misere)
     except ValueError as error:

@@ -18,6 +18,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Footer, Header, Input, Static
+from textual.worker import get_current_worker
 
 from core.game import Side
 from core.tcg import TcgAction, TcgState
@@ -27,6 +28,10 @@ from tui.widgets.heatmap import HeatMap
 from tui.widgets.mix import MixBars
 
 Mode = Literal["advisor", "versus"]
+
+
+class _AbandonedSolveError(Exception):
+    """Raised inside a solve whose worker was cancelled (the user changed n again)."""
 
 
 @dataclass(frozen=True)
@@ -123,13 +128,35 @@ class TcgScreen(NashplayScreen):
             self.sweep = sweep
             self.residual = residual
 
+    class SolveFailed(Message):
+        def __init__(self, n: int, error: str) -> None:
+            super().__init__()
+            self.n = n
+            self.error = error
+
     @work(thread=True, exclusive=True, group="tcg-solve", exit_on_error=False)
     def solve(self, n: int) -> None:
+        worker = get_current_worker()
+
         def progress(sweep: int, residual: float) -> None:
+            # A thread cannot be stopped from outside: a solve for an n the user has left stops itself here.
+            if worker.is_cancelled:
+                raise _AbandonedSolveError
             self.post_message(self.SolveProgress(n, sweep, residual))
 
-        solution, source = TcgSolution.load(n, progress=progress)
+        try:
+            solution, source = TcgSolution.load(n, progress=progress)
+        except _AbandonedSolveError:
+            return
+        except Exception as error:  # a solver failure must be shown, not leave "Solving..." for ever
+            self.post_message(self.SolveFailed(n, f"{type(error).__name__}: {error}"))
+            return
         self.post_message(self.Solved(solution, source))
+
+    @on(SolveFailed)
+    def _solve_failed(self, event: SolveFailed) -> None:
+        if event.n == self.n:
+            self.say(f"Solving n = {event.n} failed ({event.error}). Press n to try another n.")
 
     @on(SolveProgress)
     def _solve_progress(self, event: SolveProgress) -> None:
@@ -194,12 +221,12 @@ class TcgScreen(NashplayScreen):
         labels = [f"{a.value} {a.label}" for a in ACTIONS]
         mine, theirs = (advice.p1, advice.p2) if me is Side.P1 else (advice.p2, advice.p1)
         keeps_mine, keeps_theirs = (advice.keeps1, advice.keeps2) if me is Side.P1 else (advice.keeps2, advice.keeps1)
-        star_mine = advice.star1 if me is Side.P1 else advice.star2
+        star_mine, star_theirs = (advice.star1, advice.star2) if me is Side.P1 else (advice.star2, advice.star1)
         self.query_one("#mix-you", MixBars).show(
             "Your equilibrium mix", labels, mine, keeps_mine if star_mine else [False] * 4
         )
         self.query_one("#mix-them", MixBars).show(
-            "The opponent's equilibrium mix", labels, theirs, keeps_theirs if star_mine else [False] * 4
+            "The opponent's equilibrium mix", labels, theirs, keeps_theirs if star_theirs else [False] * 4
         )
         suggestion = self.query_one("#tcg-suggestion", Static)
         if self.mode == "advisor" and self.suggestion is not None:
@@ -214,7 +241,12 @@ class TcgScreen(NashplayScreen):
                 )
             )
         else:
-            suggestion.update(Text("Choose your action in secret: c a d s (the AI has chosen already)", style="bold"))
+            suggestion.update(
+                Text(
+                    "Choose your action: c a d s (the AI draws its own from its mix, without seeing yours)",
+                    style="bold",
+                )
+            )
         self._history()
 
     def _history(self) -> None:
