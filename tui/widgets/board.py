@@ -240,14 +240,18 @@ class Board(Widget, can_focus=True):
     def action_activate(self) -> None:
         self.activate(self.cursor)
 
-    def activate(self, square: Square) -> None:
-        """Pick the piece on ``square`` or drop the picked piece there."""
-        view = self.view
-        if view is None:
-            return
-        if not self.interactive:
+    def _playable_view(self) -> GeisterView | None:
+        """The view if the board takes moves now; else None (saying why, when the screen gave a reason)."""
+        if self.view is not None and not self.interactive:
             if self.inactive_hint:
                 self.post_message(self.Hint(self, self.inactive_hint))
+            return None
+        return self.view
+
+    def activate(self, square: Square) -> None:
+        """Pick the piece on ``square`` or drop the picked piece there."""
+        view = self._playable_view()
+        if view is None:
             return
         piece = view.piece_at(square)
         if self.selected is None:
@@ -268,12 +272,8 @@ class Board(Widget, can_focus=True):
 
     def action_escape_piece(self) -> None:
         """Send the picked piece (or the one under the cursor) out through an exit."""
-        view = self.view
+        view = self._playable_view()
         if view is None:
-            return
-        if not self.interactive:
-            if self.inactive_hint:
-                self.post_message(self.Hint(self, self.inactive_hint))
             return
         square = self.selected or self.cursor
         piece = view.piece_at(square)
