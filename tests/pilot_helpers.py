@@ -7,11 +7,15 @@ import contextlib
 from collections.abc import Awaitable, Callable
 
 from textual.pilot import Pilot
+from textual.widgets import Input
 from textual.worker import WorkerCancelled
 
+from core.game import Side
 from core.geister import GeisterView
-from tui.app import NashplayApp
+from core.notation import Move
+from tui.app import NashplayApp, StartRequest
 from tui.screens.game import GameScreen
+from tui.session import GameConfig
 from tui.widgets.board import Board
 
 
@@ -47,3 +51,32 @@ async def settle_workers(app: NashplayApp, pilot: Pilot[None]) -> None:
         if all(worker.is_finished for worker in app.workers):
             return
     raise AssertionError("the background work never finished")
+
+
+SEED = 7
+
+
+def play_app(
+    variant: str = "mini-geister", side: Side = Side.P1, setup: str = "BR", seed: int = SEED, **kwargs: object
+) -> NashplayApp:
+    config = GameConfig(variant, side, "chototsu", setup, seed)
+    return NashplayApp(StartRequest("play", config), ai_delay=0, **kwargs)  # type: ignore[arg-type]
+
+
+async def type_move(app: NashplayApp, pilot: Pilot[None], text: str, paste: bool = False) -> None:
+    """A move entered in the move field: ``:``, the text (typed key by key, or pasted in one go), Enter; then
+    the reply."""
+    if paste:
+        await pilot.press("colon")
+        app.screen.query_one("#move-input", Input).value = text
+        await pilot.press("enter")
+    else:
+        await pilot.press("colon", *text, "enter")
+    await settle(app, pilot)
+
+
+async def first_move(app: NashplayApp, pilot: Pilot[None]) -> None:
+    """b1-b2 from the start by cursor (the cursor starts on b1): Enter picks, up, Enter drops; then the reply."""
+    await pilot.press("enter", "up", "enter")
+    await settle(app, pilot)
+    assert app.screen.session.state.moves()[0] == Move.parse("b1-b2")  # type: ignore[attr-defined]

@@ -14,9 +14,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from pilot_helpers import run, settle, view_of
+from pilot_helpers import first_move, play_app, run, settle, type_move, view_of
 from textual.command import CommandPalette
-from textual.pilot import Pilot
 from textual.widgets import Input, OptionList
 
 from core.game import Side
@@ -38,23 +37,6 @@ SIZE = (100, 32)
 SEED = 7
 SAVE_NAME = "game-in-progress.ngr"
 VENV_BIN = Path(sys.executable).parent
-
-
-def play_app(variant: str = "mini-geister", side: Side = Side.P1, setup: str = "BR", **kwargs: object) -> NashplayApp:
-    config = GameConfig(variant, side, "chototsu", setup, SEED)
-    return NashplayApp(StartRequest("play", config), ai_delay=0, **kwargs)  # type: ignore[arg-type]
-
-
-async def type_move(app: NashplayApp, pilot: Pilot[None], text: str) -> None:
-    await pilot.press("colon", *text, "enter")
-    await settle(app, pilot)
-
-
-async def first_move(app: NashplayApp, pilot: Pilot[None]) -> None:
-    """b1-b2 from the start by cursor (the cursor starts on b1): Enter picks, up, Enter drops; then the reply."""
-    await pilot.press("enter", "up", "enter")
-    await settle(app, pilot)
-    assert app.screen.session.state.moves()[0] == Move.parse("b1-b2")  # type: ignore[attr-defined]
 
 
 def notifications(app: NashplayApp) -> list[str]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from pilot_helpers import run, settle, view_of
+from pilot_helpers import first_move, play_app, run, settle, type_move, view_of
 from textual.pilot import Pilot
 from textual.widgets import Input
 
@@ -29,13 +29,6 @@ from tui.widgets.moves import MoveList
 SIZE = (100, 32)
 SEED = 7
 SAVE_NAME = "game-in-progress.ngr"
-
-
-def play_app(
-    variant: str = "mini-geister", side: Side = Side.P1, setup: str = "BR", seed: int = SEED, **kwargs: object
-) -> NashplayApp:
-    config = GameConfig(variant, side, "chototsu", setup, seed)
-    return NashplayApp(StartRequest("play", config), ai_delay=0, **kwargs)  # type: ignore[arg-type]
 
 
 class PositionApp(NashplayApp):
@@ -69,25 +62,6 @@ def game(app: NashplayApp) -> GameScreen:
 
 def board_of(app: NashplayApp) -> Board:
     return app.screen.query_one("#board", Board)
-
-
-async def type_move(app: NashplayApp, pilot: Pilot[None], text: str, paste: bool = False) -> None:
-    """A move entered in the move field: ``:``, the text (typed key by key, or pasted in one go), Enter; then
-    the reply."""
-    if paste:
-        await pilot.press("colon")
-        app.screen.query_one("#move-input", Input).value = text
-        await pilot.press("enter")
-    else:
-        await pilot.press("colon", *text, "enter")
-    await settle(app, pilot)
-
-
-async def first_move(app: NashplayApp, pilot: Pilot[None]) -> None:
-    """b1-b2 from the start by cursor (the cursor starts on b1): Enter picks, up, Enter drops; then the reply."""
-    await pilot.press("enter", "up", "enter")
-    await settle(app, pilot)
-    assert app.screen.session.state.moves()[0] == Move.parse("b1-b2")  # type: ignore[attr-defined]
 
 
 def assert_opponent_hidden(app: NashplayApp) -> None:

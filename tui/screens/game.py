@@ -16,7 +16,6 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.message import Message
 from textual.widgets import Footer, Header, Input, Static
 from textual.worker import get_current_worker
 
@@ -24,7 +23,7 @@ from core.errors import IllegalMoveError, NotationError
 from core.game import Side
 from core.geister import Colour, GeisterView, Piece
 from core.notation import Move
-from tui.screens.base import NashplayScreen
+from tui.screens.base import NashplayScreen, OpponentFailed, OpponentMoved
 from tui.session import GameSession
 from tui.storage import SavedGame
 from tui.widgets.board import Board
@@ -74,17 +73,6 @@ class GameScreen(NashplayScreen):
 
     #: The smallest terminal the screen lays out in; smaller gets a message instead of a broken board.
     MIN_SIZE = (64, 20)
-
-    class OpponentMoved(Message):
-        def __init__(self, move: Move, version: int) -> None:
-            super().__init__()
-            self.move = move
-            self.version = version
-
-    class OpponentFailed(Message):
-        def __init__(self, error: str) -> None:
-            super().__init__()
-            self.error = error
 
     def __init__(self, session: GameSession, saved: SavedGame | None = None, ai_delay: float = 0.3) -> None:
         super().__init__()
@@ -254,7 +242,7 @@ class GameScreen(NashplayScreen):
         try:
             move = self.session.choose_opponent_move(view)
         except Exception as error:  # an AI bug must not take the game down with it
-            self.post_message(self.OpponentFailed(f"{type(error).__name__}: {error}"))
+            self.post_message(OpponentFailed(f"{type(error).__name__}: {error}"))
             return
         # A short pause so the user sees their own move land before the reply.
         remaining = self.ai_delay - (time.monotonic() - started)
@@ -262,10 +250,10 @@ class GameScreen(NashplayScreen):
             time.sleep(remaining)
         if get_current_worker().is_cancelled:
             return
-        self.post_message(self.OpponentMoved(move, version))
+        self.post_message(OpponentMoved(move, version))
 
     @on(OpponentMoved)
-    def _opponent_moved(self, event: OpponentMoved) -> None:
+    def _opponent_moved(self, event: OpponentMoved[Move]) -> None:
         if not self.session.apply_opponent(event.move, event.version):
             return  # the game changed (undo) while it thought: the answer is stale
         self.say(f"{self.session.opponent.name} played {event.move}")

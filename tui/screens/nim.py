@@ -39,7 +39,7 @@ from core.impartial import (
     parse_rule,
 )
 from solvers.grundy import Analysis, analyse, best_move
-from tui.screens.base import NashplayScreen
+from tui.screens.base import NashplayScreen, OpponentFailed, OpponentMoved
 from tui.widgets.choice import ChoiceButton
 from tui.widgets.heaps import AdvicePanel, HeapRows
 
@@ -177,17 +177,6 @@ class NimScreen(NashplayScreen):
         ("Restart", "Start this game again from its first position (r)", "restart"),
         ("Back to the menu", "Choose another game (Esc)", "menu"),
     ]
-
-    class OpponentMoved(Message):
-        def __init__(self, move: HeapMove, version: int) -> None:
-            super().__init__()
-            self.move = move
-            self.version = version
-
-    class OpponentFailed(Message):
-        def __init__(self, error: str) -> None:
-            super().__init__()
-            self.error = error
 
     class AdviceReady(Message):
         def __init__(self, analysis: Analysis | None, version: int, error: str = "") -> None:
@@ -428,17 +417,17 @@ class NimScreen(NashplayScreen):
             else:
                 move = self.rng.choice(state.legal_actions())
         except Exception as error:  # an AI bug must not take the game down with it
-            self.post_message(self.OpponentFailed(f"{type(error).__name__}: {error}"))
+            self.post_message(OpponentFailed(f"{type(error).__name__}: {error}"))
             return
         # A short pause so the user sees their own move land before the reply.
         remaining = self.nashplay.ai_delay - (time.monotonic() - started)
         if remaining > 0:
             time.sleep(remaining)
         if not get_current_worker().is_cancelled:
-            self.post_message(self.OpponentMoved(move, version))
+            self.post_message(OpponentMoved(move, version))
 
     @on(OpponentMoved)
-    def _opponent_moved(self, event: OpponentMoved) -> None:
+    def _opponent_moved(self, event: OpponentMoved[HeapMove]) -> None:
         if event.version != self.version or self.humans_turn or self.state.is_terminal():
             return  # the game changed (undo, restart) while it thought: the answer is stale
         try:
