@@ -216,7 +216,7 @@ class TcgScreen(NashplayScreen):
         heat.current = (i1, i2)
         advice = solution.advice(i1, i2)
         win = advice.value if me is Side.P1 else 1 - advice.value
-        text.append(f"Your chance to win with equilibrium play: {round_like_source(win * 100)}%")
+        text.append(f"Your win chance (equilibrium play): {round_like_source(win * 100)}%")
         self.query_one("#tcg-state", Static).update(text)
         labels = [f"{a.value} {a.label}" for a in ACTIONS]
         mine, theirs = (advice.p1, advice.p2) if me is Side.P1 else (advice.p2, advice.p1)
@@ -234,10 +234,11 @@ class TcgScreen(NashplayScreen):
             note = "" if self.own_override is None else " (you changed it)"
             suggestion.update(
                 Text.assemble(
-                    ("Suggested for you: ", "bold"),
-                    (f"{self.suggestion.value} ({self.suggestion.label})\n", "bold reverse"),
-                    f"You play: {own.label}{note}. Shift+C/A/D/S if you played something else.\n",
-                    "Then press what the opponent played: c a d s",
+                    ("Suggested: ", "bold"),
+                    (f"{self.suggestion.value} ({self.suggestion.label})", "bold reverse"),
+                    f"  you play {own.label}{note}\n",
+                    ("Press what the opponent played: c a d s", "bold"),
+                    " (Shift+C/A/D/S first if you played something else)",
                 )
             )
         else:
@@ -251,11 +252,11 @@ class TcgScreen(NashplayScreen):
 
     def _history(self) -> None:
         rounds = self.state.history()
-        lines = Text("Rounds: ", style="bold", end="")
+        lines = Text("Rounds (player 1 / player 2): ", style="bold", end="")
         if not rounds:
             lines.append("none yet", style="dim")
         for number, (a1, a2) in enumerate(rounds[-12:], start=max(1, len(rounds) - 11)):
-            lines.append(f"\n {number:>3}. player 1 {a1.label:<13} player 2 {a2.label}")
+            lines.append(f"\n {number:>3}. {a1.label} / {a2.label}")
         self.query_one("#tcg-history", Static).update(lines)
 
     # ---- actions

@@ -41,11 +41,13 @@ class MixBars(Widget):
         full, empty = ("#", ".") if self.ascii_mode else ("█", "·")
         text = Text(self.title + "\n", style=label_style, end="")
         width = max((len(label) for label in self.labels), default=0)
+        # The bar takes what the label and the percentage leave, up to BAR_WIDTH (narrow terminals get shorter bars).
+        bar_width = max(5, min(self.BAR_WIDTH, self.size.width - width - 9)) if self.size.width else self.BAR_WIDTH
         for index, (label, p) in enumerate(zip(self.labels, self.probabilities, strict=True)):
-            filled = round(p * self.BAR_WIDTH)
+            filled = round(p * bar_width)
             text.append(f"{label:<{width}} ", style=label_style)
             text.append(full * filled, style=bar_style)
-            text.append(empty * (self.BAR_WIDTH - filled), style=star_style)
+            text.append(empty * (bar_width - filled), style=star_style)
             text.append(f" {p * 100:5.1f}%", style=label_style)
             if index < len(self.keeps) and self.keeps[index]:
                 text.append("  * keeps the value", style=star_style)
