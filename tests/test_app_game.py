@@ -11,6 +11,7 @@ import asyncio
 from pathlib import Path
 
 from pilot_helpers import first_move, play_app, run, settle, type_move, view_of
+from textual import events
 from textual.pilot import Pilot
 from textual.widgets import Input
 
@@ -518,5 +519,23 @@ def test_a_record_saved_mid_game_hides_the_opponents_colours(tmp_path: Path, sta
             assert all(p.colour is Colour.UNKNOWN for _, p in final.pieces() if p.side is Side.P2)
             autosave = Record.load(state_dir / SAVE_NAME)
             assert autosave.tags["Setup2"] != "?"
+
+    run(test)
+
+
+def test_a_pasted_move_is_played() -> None:
+    """Terminals deliver a paste as one event, not as keys: pasting ':b1-b2' on the board plays it."""
+
+    async def test() -> None:
+        app = play_app()
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            board_of(app).post_message(events.Paste(":b1-b2"))
+            await settle(app, pilot)
+            assert view_of(app).moves[0] == Move.parse("b1-b2")
+            board_of(app).post_message(events.Paste("zz"))
+            await pilot.pause()
+            assert "Refused" in game(app).message_text
+            assert len(view_of(app).moves) == 2
 
     run(test)

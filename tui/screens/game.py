@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import ClassVar, Literal
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -296,6 +296,20 @@ class GameScreen(NashplayScreen):
             field.value = ""
         field.display = True
         field.focus()
+
+    def on_paste(self, event: events.Paste) -> None:
+        """A move pasted onto the board (``b1-b2`` or ``:b1-b2``) is played as if typed. Pastes into the move
+        field never get here: the field takes them."""
+        text = event.text.strip().removeprefix(":").strip()
+        if not text or "\n" in text:
+            return
+        event.stop()
+        try:
+            move = Move.parse(text)
+        except NotationError as error:
+            self.say(f"Refused: {error}", error=True)
+            return
+        self.play(move)
 
     @on(Input.Submitted, "#move-input")
     def _submitted(self, event: Input.Submitted) -> None:
