@@ -304,6 +304,10 @@ class GameScreen(NashplayScreen):
         if not text or "\n" in text:
             return
         event.stop()
+        self.play_text(text)
+
+    def play_text(self, text: str) -> None:
+        """A move in notation (typed or pasted): refused with the parser's reason if it does not parse."""
         try:
             move = Move.parse(text)
         except NotationError as error:
@@ -322,12 +326,7 @@ class GameScreen(NashplayScreen):
         if self.input_mode == "save":
             self._save_to(Path(text).expanduser())
             return
-        try:
-            move = Move.parse(text)
-        except NotationError as error:
-            self.say(f"Refused: {error}", error=True)
-            return
-        self.play(move)
+        self.play_text(text)
 
     def _save_to(self, path: Path) -> None:
         try:
