@@ -28,7 +28,7 @@ import scipy.sparse as sp
 import scipy.sparse.csgraph as csgraph
 import scipy.sparse.linalg as spla
 
-from solvers.matrix import solve_batch
+from solvers.matrix import equalizing_strategies, solve_batch
 
 WIN1 = -1
 WIN2 = -2
@@ -126,28 +126,14 @@ def _warm_solve(
         members = np.flatnonzero(eligible & (codes == code))
         r_idx = np.flatnonzero(row_support[members[0]])
         c_idx = np.flatnonzero(col_support[members[0]])
-        size = r_idx.size
-        sub = stages[np.ix_(members, r_idx, c_idx)]  # (g, s, s)
-        # Column player's mix y makes every supported row pay v:  sub y = v 1,  sum y = 1  (and x likewise).
-        border = np.zeros((members.size, size + 1, size + 1))
-        border[:, :size, :size] = sub
-        border[:, :size, size] = -1.0
-        border[:, size, :size] = 1.0
-        border_t = border.copy()
-        border_t[:, :size, :size] = sub.transpose(0, 2, 1)
-        rhs = np.zeros((members.size, size + 1))
-        rhs[:, size] = 1.0
-        regular = np.abs(np.linalg.det(border)) > 1e-12
-        if not regular.any():
+        x_sol, y_sol, v, singular = equalizing_strategies(stages[np.ix_(members, r_idx, c_idx)])
+        members, x_sol, y_sol, v = members[~singular], x_sol[~singular], y_sol[~singular], v[~singular]
+        if not members.size:
             continue
-        members, border, border_t, rhs = members[regular], border[regular], border_t[regular], rhs[regular]
-        y_sol = np.linalg.solve(border, rhs[..., None])[..., 0]
-        x_sol = np.linalg.solve(border_t, rhs[..., None])[..., 0]
         x = np.zeros((members.size, m))
         y = np.zeros((members.size, k))
-        x[:, r_idx] = x_sol[:, :size]
-        y[:, c_idx] = y_sol[:, :size]
-        v = y_sol[:, size]
+        x[:, r_idx] = x_sol
+        y[:, c_idx] = y_sol
         game = stages[members]
         ok = (x >= -tolerance).all(axis=1) & (y >= -tolerance).all(axis=1)
         ok &= (np.einsum("gij,gj->gi", game, y) <= v[:, None] + tolerance).all(axis=1)
@@ -165,12 +151,12 @@ def _warm_solve(
     return values, new_rows, new_cols
 
 
-def _chain(game: MarkovGame, rows: np.ndarray, cols: np.ndarray) -> tuple[sp.csr_matrix, np.ndarray, np.ndarray]:
-    """The Markov chain of fixed stationary strategies: transitions among states, and the one-round chance of
-    each absorbing outcome (WIN1, WIN2)."""
-    s_count, m, k = game.successor.shape
+def _chain(successor: np.ndarray, rows: np.ndarray, cols: np.ndarray) -> tuple[sp.csr_matrix, np.ndarray, np.ndarray]:
+    """The Markov chain of fixed stationary strategies (``rows`` over the middle axis of ``successor``, ``cols``
+    over the last): transitions among states, and the one-round chance of each outcome (WIN1, WIN2)."""
+    s_count, m, k = successor.shape
     joint = rows[:, :, None] * cols[:, None, :]  # (S, m, k)
-    succ = game.successor.reshape(s_count, m * k)
+    succ = successor.reshape(s_count, m * k)
     prob = joint.reshape(s_count, m * k)
     source = np.repeat(np.arange(s_count), m * k)
     flat_succ, flat_prob = succ.ravel(), prob.ravel()
@@ -208,7 +194,7 @@ def evaluate(game: MarkovGame, rows: np.ndarray, cols: np.ndarray, fallback: np.
     States that cannot reach an end under them (a loop of stalling actions) keep ``fallback``: their value is not
     defined by these strategies, and the next sweep's stage games revise it.
     """
-    transitions, win1, win2 = _chain(game, rows, cols)
+    transitions, win1, win2 = _chain(game.successor, rows, cols)
     ends = (win1 + win2) > 0
     live = _can_reach(transitions, ends)
     values = fallback.copy()
@@ -319,11 +305,15 @@ def _min_reach(successor: np.ndarray, fixed: np.ndarray, target: int) -> tuple[n
         safe = updated
     avoid_action = np.argmax(ok, axis=1)
 
-    def evaluate(policy: np.ndarray) -> np.ndarray:
-        rows = fixed
-        cols = np.zeros((s_count, k))
-        cols[np.arange(s_count), policy] = 1.0
-        transitions, win_t, _ = _chain_generic(successor, rows, cols, target)
+    def chain_under(policy: np.ndarray) -> tuple[sp.csr_matrix, np.ndarray, np.ndarray]:
+        """The chain when the responder plays ``policy``: transitions, chance of ``target``, of the other end."""
+        pure = np.zeros((s_count, k))
+        pure[np.arange(s_count), policy] = 1.0
+        transitions, win1, win2 = _chain(successor, fixed, pure)
+        return (transitions, win1, win2) if target == WIN1 else (transitions, win2, win1)
+
+    def reach_chance(policy: np.ndarray) -> np.ndarray:
+        transitions, win_t, _ = chain_under(policy)
         value = np.zeros(s_count)
         unsafe = np.flatnonzero(~safe[:s_count])
         if unsafe.size:
@@ -336,7 +326,7 @@ def _min_reach(successor: np.ndarray, fixed: np.ndarray, target: int) -> tuple[n
     extended[target] = 1.0
     policy = np.where(safe[:s_count], avoid_action, 0)
     for _ in range(1000):
-        value = evaluate(policy)
+        value = reach_chance(policy)
         extended[:s_count] = value
         q = np.einsum("si,sij->sj", fixed, extended[successor])  # (S, k) chance of target after one round
         best = np.argmin(q, axis=1)
@@ -346,9 +336,7 @@ def _min_reach(successor: np.ndarray, fixed: np.ndarray, target: int) -> tuple[n
             break
         policy = np.where(improve, best, policy)
     # Chance of ending under the best response: reach either outcome.
-    cols = np.zeros((s_count, k))
-    cols[np.arange(s_count), policy] = 1.0
-    transitions, win_t, win_o = _chain_generic(successor, fixed, cols, target)
+    transitions, win_t, win_o = chain_under(policy)
     ends = win_t + win_o
     live = _can_reach(transitions, ends > 0)
     ended = np.zeros(s_count)
@@ -357,12 +345,3 @@ def _min_reach(successor: np.ndarray, fixed: np.ndarray, target: int) -> tuple[n
         matrix = sp.identity(index.size, format="csc") - transitions[index][:, index].tocsc()
         ended[index] = spla.spsolve(matrix, ends[index])
     return value, ended
-
-
-def _chain_generic(
-    successor: np.ndarray, rows: np.ndarray, cols: np.ndarray, target: int
-) -> tuple[sp.csr_matrix, np.ndarray, np.ndarray]:
-    """Like ``_chain`` for any orientation: one-round chances of ``target`` and of the other outcome."""
-    game = MarkovGame(successor)
-    transitions, win1, win2 = _chain(game, rows, cols)
-    return (transitions, win1, win2) if target == WIN1 else (transitions, win2, win1)

@@ -31,6 +31,7 @@ __all__ = [
     "TOLERANCE",
     "InvalidMatrixError",
     "MatrixSolution",
+    "equalizing_strategies",
     "exploitability",
     "solve",
     "solve_batch",
@@ -296,6 +297,20 @@ def _kernel_strategies(sub: FloatArray) -> tuple[FloatArray, FloatArray, FloatAr
     rhs[s, 0] = 1.0
     sol = np.asarray(np.linalg.solve(systems, rhs)[..., 0], dtype=np.float64)  # (2, ..., s+1)
     return sol[1, ..., :s], sol[0, ..., :s], sol[1, ..., s], lu_singular
+
+
+def equalizing_strategies(sub: ArrayLike) -> tuple[FloatArray, FloatArray, FloatArray, BoolArray]:
+    """For stacked square support blocks ``S`` (..., s, s), s >= 1: the mixes that make the other side indifferent
+    on the support, ``x^T S = v 1^T`` and ``S y = v 1`` with ``sum x = sum y = 1``, as ``(x, y, v, singular)``.
+
+    Nothing is checked beyond solvability (``singular`` marks blocks without a unique solution): callers test
+    non-negativity and best replies themselves. ``markov`` uses it to re-solve last sweep's supports.
+    """
+    blocks = np.asarray(sub, dtype=np.float64)
+    if blocks.shape[-1] == 1:
+        ones = np.ones(blocks.shape[:-1])
+        return ones, ones.copy(), blocks[..., 0, 0], np.zeros(blocks.shape[:-2], dtype=bool)
+    return _kernel_strategies(blocks)
 
 
 def _enumerate_supports(b: FloatArray) -> tuple[BoolArray, FloatArray, FloatArray]:
