@@ -81,6 +81,7 @@ def test_menu_offers_the_games_and_set_up_starts_a_game() -> None:
                 "game:mini-geister-3v2-rbb",
                 "tcg",
                 "nim",
+                "footstep",
                 "replay",
                 "quit",
             ], "no Resume without a saved game"

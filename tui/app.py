@@ -25,6 +25,7 @@ from tui.theme import ASCII, PIECE_VARIABLES, THEMES, UNICODE
 
 if TYPE_CHECKING:
     # The TCG and Nim screens pull in scipy and the solvers (about half a second): imported when first shown.
+    from tui.screens.footstep import FootstepConfig
     from tui.screens.nim import NimConfig
     from tui.screens.tcg import TcgConfig
 
@@ -33,10 +34,11 @@ if TYPE_CHECKING:
 class StartRequest:
     """What the command line asked for: the menu, a game (with or without the set-up screen), or a replay."""
 
-    kind: Literal["menu", "play", "setup", "replay", "tcg", "nim"] = "menu"
+    kind: Literal["menu", "play", "setup", "replay", "tcg", "nim", "footstep"] = "menu"
     config: GameConfig | None = None
     tcg: TcgConfig | None = None
     nim: NimConfig | None = None
+    footstep: FootstepConfig | None = None
     record: Record | None = None
     replay_side: Side = Side.P1
     replay_title: str | None = None
@@ -71,6 +73,8 @@ class NashplayApp(App[None]):
         self.saved = saved or SavedGame()
         #: Whether the Nim screen shows its advice panel; kept here so that a new game keeps the choice.
         self.nim_advice = True
+        #: The same for the Footstep advisor.
+        self.footstep_advice = True
 
     # ---- start-up
 
@@ -97,6 +101,10 @@ class NashplayApp(App[None]):
             from tui.screens.nim import NimScreen
 
             self.push_screen(NimScreen(request.nim))
+        elif request.kind == "footstep":
+            from tui.screens.footstep import FootstepScreen
+
+            self.push_screen(FootstepScreen(request.footstep))
         elif request.kind == "replay" and request.record is not None:
             self.push_screen(ReplayScreen(request.record, request.replay_side, request.replay_title))
         else:
@@ -178,9 +186,13 @@ class NashplayApp(App[None]):
         from tui.screens.help import HelpScreen
 
         if not isinstance(self.screen, HelpScreen):
-            topic = {"TcgScreen": "tcg", "NimScreen": "nim", "NimSetupScreen": "nim"}.get(
-                type(self.screen).__name__, "geister"
-            )
+            topic = {
+                "TcgScreen": "tcg",
+                "NimScreen": "nim",
+                "NimSetupScreen": "nim",
+                "FootstepScreen": "footstep",
+                "FootstepLearningScreen": "footstep",
+            }.get(type(self.screen).__name__, "geister")
             self.push_screen(HelpScreen(topic))
 
     def action_next_theme(self) -> None:

@@ -13,10 +13,11 @@ from core.errors import IllegalMoveError, NotationError
 from core.game import Side
 from core.geister import VARIANTS, variant_by_name
 from core.record import Record
-from tui import solve_nim
+from tui import footstep_cli, solve_nim
 from tui.session import OPPONENTS, GameConfig
 
-PLAY_GAMES = [*VARIANTS, "tcg", "nim"]
+PLAY_GAMES = [*VARIANTS, "tcg", "nim", "footstep"]
+FOOTSTEP_OPPONENTS = ["equilibrium", "random", "learner"]
 
 EPILOG = """\
 examples:
@@ -26,6 +27,9 @@ examples:
                                              start straight on the board
   nashplay play mini-geister --setup BR      blue on b1, red on c1
   nashplay play nim --heaps 3,4,5 --rule kayles --opponent random
+  nashplay play footstep --n 50 --k 4 --opponent equilibrium
+  nashplay solve footstep --n 20 --k 3       the exact equilibrium of the source's simplified game
+  nashplay learn footstep --rule reward      a learning curve against the random player
   nashplay replay game.ngr                   step through a saved record
   nashplay --ascii --theme nashplay-colourblind
 
@@ -94,17 +98,26 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("game", choices=PLAY_GAMES, metavar="GAME", help=f"one of: {', '.join(PLAY_GAMES)}")
     play.add_argument(
         "--opponent",
-        choices=[*OPPONENTS, *(name for name in NIM_OPPONENTS if name not in OPPONENTS)],
+        choices=[
+            *OPPONENTS,
+            *(name for name in NIM_OPPONENTS if name not in OPPONENTS),
+            *(name for name in FOOTSTEP_OPPONENTS if name not in OPPONENTS),
+        ],
         default="chototsu",
         action=_NoteGiven,
         help=f"who you play against: Geister family {', '.join(OPPONENTS)} (default chototsu); "
-        f"nim: {', '.join(NIM_OPPONENTS)} (default perfect; human: two people at one keyboard)",
+        f"nim: {', '.join(NIM_OPPONENTS)} (default perfect; human: two people at one keyboard); "
+        f"footstep: {', '.join(FOOTSTEP_OPPONENTS)} (default equilibrium)",
     )
     play.add_argument("--setup", help="'random', or one B/R letter per set-up square (e.g. BR, BRRBBRRB)")
     play.add_argument("--side", choices=["1", "2"], default="1", help="your side: 1 moves first (default), 2 second")
     play.add_argument("--seed", type=int, help="seed for the AI and random set-ups, for reproducible games")
     tcg = play.add_argument_group("Twice Clap Game (tcg)")
-    tcg.add_argument("--n", type=int, default=3, help="most points a player can hold (default 3, the source's)")
+    tcg.add_argument(
+        "--n",
+        type=int,
+        help="tcg: most points a player can hold (default 3, the source's); footstep: points each (default 50)",
+    )
     tcg.add_argument("--advisor", action="store_true", help="plain-terminal advisor: type the opponent's actions")
     tcg.add_argument(
         "--mode", choices=["advisor", "versus"], default="advisor", help="in the app: advisor (default) or versus"
@@ -115,6 +128,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--rule", default="nim", help="nim (default), kayles, dawsons-kayles, a subtraction set like {1,2,3}, or 0.77"
     )
     nim.add_argument("--misere", action="store_true", help="misere play: whoever takes the last stone loses")
+    footstep = play.add_argument_group("Footstep (footstep)")
+    footstep.add_argument("--k", type=int, default=4, help="steps from the centre to each goal (default 4)")
 
     solve = commands.add_parser(
         "solve",
@@ -131,6 +146,8 @@ def build_parser() -> argparse.ArgumentParser:
     solve_tcg.add_argument("--json", action="store_true", help="one JSON object instead of the tables")
     solve_tcg.add_argument("--no-cache", action="store_true", help="solve afresh instead of reading the cache")
     solve_nim.add_commands(solvers)
+    footstep_cli.add_solve_command(solvers)
+    footstep_cli.add_learn_command(commands)
 
     replay = commands.add_parser(
         "replay", parents=[display], help="replay a game record", description="Step through a game record."
@@ -199,6 +216,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "solve" and args.solver in ("nim", "grundy"):
         return solve_nim.run(args, parser)
+    if args.command == "solve" and args.solver == "footstep":
+        return footstep_cli.run_solve(args, parser)
+    if args.command == "learn":
+        return footstep_cli.run_learn(args, parser)
+    if args.command == "play" and args.game == "tcg" and args.n is None:
+        args.n = 3
     if args.command == "solve":
         return solve_tcg(args, parser)
     if args.command == "play" and args.game == "tcg" and args.advisor:
@@ -228,6 +251,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         except ValueError as error:
             parser.exit(2, f"nashplay play nim: error: {error}\n")
         request = StartRequest("nim", nim=nim)
+    elif args.command == "play" and args.game == "footstep":
+        from tui.screens.footstep import FootstepConfig
+
+        n = 50 if args.n is None else args.n
+        footstep_cli.check_size(parser, "play footstep", n, args.k)
+        opponent = args.opponent if getattr(args, "opponent_given", False) else "equilibrium"
+        if opponent not in FOOTSTEP_OPPONENTS:
+            parser.exit(
+                2, f"nashplay play footstep: error: --opponent: expected one of {', '.join(FOOTSTEP_OPPONENTS)}\n"
+            )
+        request = StartRequest(
+            "footstep", footstep=FootstepConfig(n, args.k, opponent, Side.from_number(args.side), args.seed)
+        )
     elif args.command == "play":
         if args.opponent not in OPPONENTS:
             parser.exit(

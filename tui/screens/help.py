@@ -88,7 +88,31 @@ marks the columns with an odd number of 1s. A position is lost for the player to
 is 0; a winning move makes it 0.
 """
 
-TOPICS = {"geister": HELP, "tcg": TCG_HELP, "nim": NIM_HELP}
+FOOTSTEP_HELP = """\
+# Footstep: keys
+
+Both players start with n points; the marker starts on the centre line, k steps from each goal. Each round both
+bid in secret, from 1 to their points (0 only when they have none left); both bids are paid, and the higher bid
+moves the marker one step toward the other player's goal (equal bids: it stays). Reaching the goal wins by 2; when
+both are out of points, the marker on the opponent's half wins by 1, on the centre line it is a draw.
+
+| key | what it does |
+|---|---|
+| `0`-`9`, Backspace | type your bid |
+| `+` / `-`, up / down | raise / lower your bid by one |
+| Enter | bid (the opponent chose its bid when the round opened, without seeing yours) |
+| `a` | show or hide the advice: your equilibrium mix and the state's value |
+| `s` | put in a bid drawn from your equilibrium mix |
+| `n` | new game |
+| `g` | the game's size: n,k (50,4 is the standard game, 20,3 the source's simplified one) |
+| `l` | the learning curves of the source's learners against the random player |
+| Esc | back to the menu |
+
+Your goal is drawn on the left and the opponent's on the right, whichever player you are; the marker is `◆`
+(`@` in ASCII mode). Values are in points, from -2 to +2, for you.
+"""
+
+TOPICS = {"geister": HELP, "tcg": TCG_HELP, "nim": NIM_HELP, "footstep": FOOTSTEP_HELP}
 
 
 class HelpScreen(ModalScreen[None]):

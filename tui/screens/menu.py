@@ -71,6 +71,7 @@ class MenuScreen(NashplayScreen):
             games.add_option(Option(f"{variant.title}  ({variant.width}x{variant.height})", id=f"game:{name}"))
         games.add_option(Option("Twice Clap Game  (TCG: equilibrium advisor, or play the AI)", id="tcg"))
         games.add_option(Option("Nim and impartial games  (Nim, subtraction games, Kayles; with advice)", id="nim"))
+        games.add_option(Option("Footstep  (a bidding game: play the equilibrium, random or a learner)", id="footstep"))
         games.add_option(Option("Replay a record file...", id="replay"))
         games.add_option(Option("Quit", id="quit"))
         games.highlighted = 0
@@ -93,6 +94,10 @@ class MenuScreen(NashplayScreen):
             from tui.screens.nim import NimSetupScreen
 
             app.switch_screen(NimSetupScreen())
+        elif choice == "footstep":
+            from tui.screens.footstep import FootstepScreen
+
+            app.switch_screen(FootstepScreen())
         elif choice == "replay":
             self.action_open_record()
         elif choice == "quit":

@@ -1,0 +1,324 @@
+"""Footstep solved exactly by backward induction, and what the exact values say about simple players.
+
+Every round costs the bidders at least one point in all, so ordering the states ``(x, y, z)`` (player 1's points,
+player 2's points, marker) by ``x + y`` leaves no cycles: each state's value depends only on states with fewer
+points, and one pass over the levels ``x + y = 0, 1, ..., 2n`` solves the game. Within a level the states are
+independent and are solved together:
+
+1. For each ``(x, y)`` the stage games of all marker positions are built at once by fancy indexing into the
+   value table: ``A[z][i, j] = V(x - bid_i, y - bid_j, z + sign(bid_i - bid_j))``.
+2. Games with a saddle point (pure maximin = minimax, about three quarters of them, including every state where
+   a player is out of points: a 1-row or 1-column game) are settled directly, lowest bids first on ties.
+3. The rest lose their weakly dominated bids (:func:`solvers.matrix.undominated`, vectorised over the markers), and
+   all of a level's reduced games go to HiGHS as ONE block-diagonal LP (:func:`solvers.matrix.solve_lp_blocks`).
+
+Values are player 1's, in points (-2..2). Strategies are kept sparse (bid, probability) per state and player.
+``pure_commitment_values`` computes the paper's claim that every pure strategy loses by 2; ``exact_vs_random``
+the exact expected scores of the equilibrium player and of the best response against the random player.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from core.footstep import FootstepPosition, legal_bids
+from core.game import Side
+from solvers.cache import load_or_build
+from solvers.matrix import solve_lp_blocks, undominated
+
+FloatArray = NDArray[np.float64]
+IntArray = NDArray[np.int64]
+
+#: Bump when the solver's output changes, so cached tables are rebuilt.
+CACHE_VERSION = 1
+#: Probabilities below this are rounding noise of the LP and are dropped from the stored mixes.
+MIN_PROBABILITY = 1e-9
+#: Two payoffs closer than this are equal (saddle points, dominance): well above HiGHS's 1e-10 tolerances.
+TIE = 1e-9
+
+#: ``progress(level, levels)``: called after each level ``x + y`` is solved.
+Progress = Callable[[int, int], None]
+
+
+def _bids(points: int) -> IntArray:
+    return np.asarray(legal_bids(points), dtype=np.int64)
+
+
+def _stage_games(values: FloatArray, k: int, x: int, y: int) -> FloatArray:
+    """The stage games of ``(x, y, z)`` for every non-goal marker ``z``: shape (2k-1, bids of x, bids of y)."""
+    b1, b2 = _bids(x), _bids(y)
+    step = np.sign(b1[:, None] - b2[None, :])
+    markers = np.arange(1, 2 * k)  # marker indices of z = -(k-1)..k-1 (index = z + k)
+    out: FloatArray = values[x - b1[:, None], y - b2[None, :], markers[:, None, None] + step[None]]
+    return out
+
+
+@dataclass(frozen=True)
+class SparseMixes:
+    """One player's mixed bid at every state, compressed: state ``s`` bids ``bids[ptr[s]:ptr[s+1]]``."""
+
+    ptr: IntArray
+    bids: IntArray
+    probabilities: FloatArray
+
+    def at(self, state: int) -> tuple[IntArray, FloatArray]:
+        lo, hi = int(self.ptr[state]), int(self.ptr[state + 1])
+        return self.bids[lo:hi], self.probabilities[lo:hi]
+
+    @classmethod
+    def build(cls, states: int, entries: list[tuple[IntArray, IntArray, FloatArray]]) -> SparseMixes:
+        if entries:
+            state = np.concatenate([e[0] for e in entries])
+            bid = np.concatenate([e[1] for e in entries])
+            prob = np.concatenate([e[2] for e in entries])
+        else:
+            state, bid, prob = np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0)
+        order = np.lexsort((bid, state))
+        ptr = np.concatenate([[0], np.cumsum(np.bincount(state, minlength=states))]).astype(np.int64)
+        return cls(ptr, bid[order].astype(np.int64), prob[order].astype(np.float64))
+
+
+@dataclass(frozen=True)
+class SolveStats:
+    seconds: float
+    #: Non-goal states, and those where both players hold points (a real matrix game).
+    states: int
+    matrix_games: int
+    #: Matrix games that needed the LP (the others have a saddle point).
+    lp_games: int
+    #: Levels sent to HiGHS, one call each.
+    lp_calls: int
+
+
+class FootstepSolution:
+    """Exact equilibrium of Footstep(n, k): values (player 1's, in points) and both players' mixes at every state."""
+
+    def __init__(self, n: int, k: int, values: FloatArray, mixes: tuple[SparseMixes, SparseMixes], stats: SolveStats):
+        self.n = n
+        self.k = k
+        #: ``values[x, y, z + k]``: player 1's equilibrium score with x and y points left and the marker at z.
+        self.values = values
+        self.mixes = mixes
+        self.stats = stats
+
+    # ---- building
+
+    @classmethod
+    def compute(cls, n: int, k: int, progress: Progress | None = None) -> FootstepSolution:
+        if n < 1 or k < 1:
+            raise ValueError(f"n (points) and k (steps to a goal) must be at least 1, not n = {n}, k = {k}")
+        start = time.perf_counter()
+        width = 2 * k + 1
+        values = np.full((n + 1, n + 1, width), np.nan)
+        values[:, :, 0] = -2.0
+        values[:, :, -1] = 2.0
+        states = (n + 1) * (n + 1) * width
+        entries: tuple[list[tuple[IntArray, IntArray, FloatArray]], ...] = ([], [])
+        lp_games = lp_calls = 0
+        markers = np.arange(1, 2 * k)
+        for level in range(2 * n + 1):
+            pending: list[tuple[int, int, IntArray, IntArray, FloatArray]] = []
+            for x in range(max(0, level - n), min(n, level) + 1):
+                y = level - x
+                ids = (x * (n + 1) + y) * width + markers
+                if x == 0 and y == 0:
+                    # Both out of points: the marker's side decides (1 point), the centre is a draw.
+                    values[0, 0, markers] = np.sign(markers - k)
+                    for side in Side:
+                        entries[side].append((ids, np.zeros_like(ids), np.ones(len(ids))))
+                    continue
+                games = _stage_games(values, k, x, y)
+                b1, b2 = _bids(x), _bids(y)
+                row_mins, col_maxes = games.min(axis=2), games.max(axis=1)
+                maximin, minimax = row_mins.max(axis=1), col_maxes.min(axis=1)
+                saddle = minimax - maximin <= TIE
+                if saddle.any():
+                    rows = np.argmax(row_mins[saddle] >= maximin[saddle, None] - TIE, axis=1)
+                    cols = np.argmax(col_maxes[saddle] <= minimax[saddle, None] + TIE, axis=1)
+                    values[x, y, markers[saddle]] = games[saddle, rows, cols]
+                    entries[0].append((ids[saddle], b1[rows], np.ones(len(rows))))
+                    entries[1].append((ids[saddle], b2[cols], np.ones(len(cols))))
+                mixed = np.flatnonzero(~saddle)
+                if len(mixed):
+                    # One pass of dominance removal: it takes the sure-win and wasteful bids out (halving the LP's
+                    # time); further passes cost more than the LP time they save (measured on (50, 4)).
+                    keep_rows, keep_cols = undominated(games[mixed], TIE, rounds=1)
+                    for g, rows_alive, cols_alive in zip(mixed, keep_rows, keep_cols, strict=True):
+                        bids1, bids2 = b1[rows_alive], b2[cols_alive]
+                        pending.append(
+                            (int(ids[g]), int(markers[g]), bids1, bids2, games[g][np.ix_(rows_alive, cols_alive)])
+                        )
+            if pending:
+                lp_games += len(pending)
+                lp_calls += 1
+                solutions = solve_lp_blocks([p[4] for p in pending])
+                for (state, marker, bids1, bids2, _), solution in zip(pending, solutions, strict=True):
+                    x, rest = divmod(state // width, n + 1)
+                    values[x, rest, marker] = solution.value
+                    for player, bids, mix in ((0, bids1, solution.row), (1, bids2, solution.col)):
+                        used = mix > MIN_PROBABILITY
+                        probs = mix[used] / mix[used].sum()
+                        entries[player].append((np.full(int(used.sum()), state), bids[used], probs))
+            if progress is not None:
+                progress(level + 1, 2 * n + 1)
+        mixes = (SparseMixes.build(states, entries[0]), SparseMixes.build(states, entries[1]))
+        stats = SolveStats(
+            seconds=time.perf_counter() - start,
+            states=(n + 1) * (n + 1) * (2 * k - 1),
+            matrix_games=n * n * (2 * k - 1),
+            lp_games=lp_games,
+            lp_calls=lp_calls,
+        )
+        return cls(n, k, values, mixes, stats)
+
+    @classmethod
+    def load(
+        cls, n: int, k: int, use_cache: bool = True, progress: Progress | None = None
+    ) -> tuple[FootstepSolution, str]:
+        """From the disk cache when it is sound, else solved (and cached); also says which ("cache", "built"...)."""
+
+        def build() -> dict[str, np.ndarray]:
+            solution = cls.compute(n, k, progress)
+            return solution._arrays()
+
+        loaded = load_or_build("footstep", {"n": n, "k": k}, build, version=CACHE_VERSION, use_cache=use_cache)
+        return cls._from_arrays(n, k, loaded.arrays), loaded.source
+
+    def _arrays(self) -> dict[str, np.ndarray]:
+        s = self.stats
+        arrays: dict[str, np.ndarray] = {
+            "values": self.values,
+            "stats": np.array([s.seconds, s.states, s.matrix_games, s.lp_games, s.lp_calls], dtype=np.float64),
+        }
+        for side, mixes in enumerate(self.mixes):
+            arrays[f"p{side + 1}_ptr"] = mixes.ptr
+            arrays[f"p{side + 1}_bids"] = mixes.bids
+            arrays[f"p{side + 1}_probabilities"] = mixes.probabilities
+        return arrays
+
+    @classmethod
+    def _from_arrays(cls, n: int, k: int, arrays: dict[str, np.ndarray]) -> FootstepSolution:
+        values = np.asarray(arrays["values"], dtype=np.float64)
+        if values.shape != (n + 1, n + 1, 2 * k + 1) or not np.isfinite(values).all():
+            raise ValueError(f"the Footstep table for n = {n}, k = {k} has the wrong shape or holes")
+        seconds, states, matrix_games, lp_games, lp_calls = (float(v) for v in arrays["stats"])
+        mixes = tuple(
+            SparseMixes(
+                np.asarray(arrays[f"p{side}_ptr"], dtype=np.int64),
+                np.asarray(arrays[f"p{side}_bids"], dtype=np.int64),
+                np.asarray(arrays[f"p{side}_probabilities"], dtype=np.float64),
+            )
+            for side in (1, 2)
+        )
+        stats = SolveStats(seconds, int(states), int(matrix_games), int(lp_games), int(lp_calls))
+        return cls(n, k, values, (mixes[0], mixes[1]), stats)
+
+    # ---- questions
+
+    def _state(self, position: FootstepPosition) -> int:
+        x, y, z = position
+        if not (0 <= x <= self.n and 0 <= y <= self.n and -self.k <= z <= self.k):
+            raise ValueError(f"{position.text} is not a state of Footstep(n = {self.n}, k = {self.k})")
+        return (x * (self.n + 1) + y) * (2 * self.k + 1) + z + self.k
+
+    def value(self, position: FootstepPosition, side: Side = Side.P1) -> float:
+        """``side``'s equilibrium score at ``position``, in points (-2..2)."""
+        self._state(position)
+        v = float(self.values[position.points1, position.points2, position.marker + self.k])
+        return v if side is Side.P1 else -v
+
+    def mix(self, position: FootstepPosition, side: Side) -> dict[int, float]:
+        """``side``'s equilibrium bid distribution at ``position`` (bids with probability > 0 only)."""
+        if abs(position.marker) >= self.k:
+            return {}
+        bids, probs = self.mixes[side].at(self._state(position))
+        return {int(b): float(p) for b, p in zip(bids, probs, strict=True)}
+
+    def mix_array(self, position: FootstepPosition, side: Side) -> FloatArray:
+        """``mix`` as a dense array indexed by bid, 0..n."""
+        out = np.zeros(self.n + 1)
+        for bid, p in self.mix(position, side).items():
+            out[bid] = p
+        return out
+
+    def stage_game(self, position: FootstepPosition) -> tuple[IntArray, IntArray, FloatArray]:
+        """The matrix game at ``position``: player 1's bids, player 2's bids, and the successor values."""
+        x, y, z = position
+        games = _stage_games(self.values, self.k, x, y)
+        return _bids(x), _bids(y), games[z + self.k - 1]
+
+    def draw(self, position: FootstepPosition, side: Side, rng: np.random.Generator) -> int:
+        """A bid for ``side`` drawn from its equilibrium mix."""
+        mix = self.mix(position, side)
+        bids = np.fromiter(mix.keys(), dtype=np.int64)
+        probs = np.fromiter(mix.values(), dtype=np.float64)
+        return int(rng.choice(bids, p=probs / probs.sum()))
+
+
+def pure_commitment_values(n: int, k: int) -> FloatArray:
+    """Player 1's value when it must commit to a pure bid each turn before player 2 chooses (shape like ``values``).
+
+    A pure strategy is a function of the state, so an opponent who knows it answers each bid knowing it: this is the
+    game where player 1 bids first in the open, ``W(x, y, z) = max_i min_j W(successor)``. The source claims every
+    pure strategy loses by 2; ``W(n, n, 0) = -2`` shows it for the best pure strategy, hence for all.
+    """
+    width = 2 * k + 1
+    w = np.full((n + 1, n + 1, width), np.nan)
+    w[:, :, 0], w[:, :, -1] = -2.0, 2.0
+    w[0, 0, 1:-1] = np.sign(np.arange(1, 2 * k) - k)
+    for level in range(1, 2 * n + 1):
+        for x in range(max(0, level - n), min(n, level) + 1):
+            y = level - x
+            w[x, y, 1:-1] = _stage_games(w, k, x, y).min(axis=2).max(axis=1)
+    return w
+
+
+@dataclass(frozen=True)
+class VersusRandom:
+    """Exact expected scores against the random player (uniform bid from 1 to its points), player 1's side."""
+
+    equilibrium: FloatArray
+    best_response: FloatArray
+    #: The best response's bid at each state (the lowest of the best).
+    best_bid: IntArray
+
+    def at_start(self, n: int, k: int) -> tuple[float, float]:
+        return float(self.equilibrium[n, n, k]), float(self.best_response[n, n, k])
+
+
+def exact_vs_random(solution: FootstepSolution) -> VersusRandom:
+    """Backward induction of player 1's expected score against a uniformly random player 2: with player 1 playing
+    the equilibrium mix, and with player 1 playing the best response (a pure bid per state). Exact, not simulated.
+    """
+    n, k = solution.n, solution.k
+    width = 2 * k + 1
+    eq = np.full((n + 1, n + 1, width), np.nan)
+    br = np.full((n + 1, n + 1, width), np.nan)
+    best_bid = np.zeros((n + 1, n + 1, width), dtype=np.int64)
+    for table in (eq, br):
+        table[:, :, 0], table[:, :, -1] = -2.0, 2.0
+        table[0, 0, 1:-1] = np.sign(np.arange(1, 2 * k) - k)
+    markers = np.arange(1, 2 * k)
+    mixes = solution.mixes[0]
+    for level in range(1, 2 * n + 1):
+        for x in range(max(0, level - n), min(n, level) + 1):
+            y = level - x
+            # The random player's bids are equally likely: average the successors over the columns.
+            against_random_eq = _stage_games(eq, k, x, y).mean(axis=2)  # (markers, bids of x)
+            against_random_br = _stage_games(br, k, x, y).mean(axis=2)
+            ids = (x * (n + 1) + y) * width + markers
+            lo, hi = mixes.ptr[ids], mixes.ptr[ids + 1]
+            dense = np.zeros((len(markers), x + 1))
+            for row, (a, b) in enumerate(zip(lo, hi, strict=True)):
+                dense[row, mixes.bids[a:b]] = mixes.probabilities[a:b]
+            bids = _bids(x)
+            eq[x, y, 1:-1] = (dense[:, bids] * against_random_eq).sum(axis=1)
+            best = np.argmax(against_random_br >= against_random_br.max(axis=1, keepdims=True) - TIE, axis=1)
+            br[x, y, 1:-1] = against_random_br[np.arange(len(markers)), best]
+            best_bid[x, y, 1:-1] = bids[best]
+    return VersusRandom(eq, br, best_bid)

@@ -1,0 +1,192 @@
+"""The Footstep screen driven as a user would: type bids, see both revealed, the advice panel, the learner."""
+
+from __future__ import annotations
+
+import pytest
+from pilot_helpers import run
+from textual.widgets import Static
+
+from core.game import Side
+from tui.app import NashplayApp, StartRequest
+from tui.screens import footstep as footstep_screen
+from tui.screens.footstep import FootstepConfig, FootstepLearningScreen, FootstepScreen, Track
+from tui.widgets.mix import MixBars
+
+SIZE = (110, 36)
+
+
+def footstep_app(opponent: str = "random", side: Side = Side.P1, n: int = 6, k: int = 2) -> NashplayApp:
+    return NashplayApp(StartRequest("footstep", footstep=FootstepConfig(n, k, opponent, side, seed=3)))
+
+
+def screen_of(app: NashplayApp) -> FootstepScreen:
+    screen = app.screen
+    assert isinstance(screen, FootstepScreen)
+    return screen
+
+
+def text_of(app: NashplayApp, selector: str) -> str:
+    return str(app.screen.query_one(selector, Static).render())
+
+
+def test_a_round_reveals_both_bids_and_moves_the_marker() -> None:
+    async def test() -> None:
+        app = footstep_app()
+        async with app.run_test(size=SIZE) as pilot:
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            screen = screen_of(app)
+            assert screen.solution is not None
+            secret = screen.secret_bid
+            assert secret is not None and 1 <= secret <= 6
+            assert "hidden" in text_of(app, "#fs-bid")
+            assert str(secret) not in text_of(app, "#fs-history")
+            await pilot.press("3")
+            assert "3" in text_of(app, "#fs-bid")
+            await pilot.press("enter")
+            await pilot.pause()
+            assert screen.state.history() == [(3, secret)]
+            assert screen.state.position.points1 == 3 and screen.state.position.points2 == 6 - secret
+            history = text_of(app, "#fs-history")
+            assert f"3 / {secret}" in history
+            mine = 3
+            expected_marker = (mine > secret) - (mine < secret)
+            assert screen.query_one(Track).marker == expected_marker
+            assert f"You bid 3, the opponent bid {secret}" in screen.message_text
+
+    run(test)
+
+
+def test_bids_are_checked_and_adjusted_from_the_keyboard() -> None:
+    async def test() -> None:
+        app = footstep_app()
+        async with app.run_test(size=SIZE) as pilot:
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            screen = screen_of(app)
+            await pilot.press("enter")
+            assert "Type a bid" in screen.message_text and not screen.state.history()
+            await pilot.press("9")  # more than the 6 points
+            assert screen.entry == "" and "a bid is 1 to 6" in screen.message_text
+            await pilot.press("plus", "plus", "up")
+            assert screen.entry == "3"
+            await pilot.press("minus", "backspace", "5")
+            assert screen.entry == "5"
+
+    run(test)
+
+
+def test_advice_shows_the_equilibrium_mix_and_toggles() -> None:
+    async def test() -> None:
+        app = footstep_app("equilibrium")
+        async with app.run_test(size=SIZE) as pilot:
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            screen = screen_of(app)
+            assert screen.solution is not None
+            value_text = text_of(app, "#fs-value")
+            assert "State value for you: +0.0000" in value_text
+            bars = app.screen.query_one("#fs-mix", MixBars)
+            mix = screen.solution.mix(screen.state.position, Side.P1)
+            assert bars.probabilities == pytest.approx([mix[b] for b in sorted(mix)])
+            assert len(bars.labels) == len(mix) >= 2
+            await pilot.press("s")
+            assert screen.entry == str(screen.suggestion)
+            await pilot.press("a")
+            assert not app.screen.query_one("#fs-right").display
+            assert app.footstep_advice is False
+            await pilot.press("n")  # a new game keeps the choice
+            assert not app.screen.query_one("#fs-right").display
+
+    run(test)
+
+
+def test_a_whole_game_as_player_two_ends_with_a_result_and_a_score() -> None:
+    async def test() -> None:
+        app = footstep_app("equilibrium", side=Side.P2, n=4, k=2)
+        async with app.run_test(size=SIZE) as pilot:
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            screen = screen_of(app)
+            for _ in range(12):
+                if screen.state.is_terminal():
+                    break
+                if screen.state.position.points2:
+                    await pilot.press("1")
+                await pilot.press("enter")
+            assert screen.state.is_terminal()
+            assert len(screen.scores) == 1
+            assert "n: new game" in text_of(app, "#fs-bid")
+            await pilot.press("n")
+            assert not screen.state.history() and screen.state.position.points2 == 4
+
+    run(test)
+
+
+def test_the_learner_opponent_trains_in_a_process_then_learns_from_you() -> None:
+    async def test() -> None:
+        app = footstep_app("learner", n=5, k=2)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = screen_of(app)
+            for _ in range(400):
+                await pilot.pause(0.05)
+                if screen.learner is not None and screen.solution is not None:
+                    break
+            assert screen.learner is not None
+            before = screen.learner.p.copy()
+            while not screen.state.is_terminal():
+                if screen.state.position.points1:
+                    await pilot.press("1")
+                await pilot.press("enter")
+            # The game's result changed the learner's tables (it won or lost: 1-point bids end in a result).
+            if screen.scores[-1] != 0:
+                assert not (screen.learner.p == before).all()
+
+    run(test)
+
+
+def test_learning_curves_screen_plots_all_three_learners(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(footstep_screen, "APP_GAMES", 200)
+    monkeypatch.setattr(footstep_screen, "APP_RUNS", 2)
+
+    async def test() -> None:
+        app = footstep_app(n=6, k=2)
+        async with app.run_test(size=SIZE) as pilot:
+            await app.workers.wait_for_complete()
+            await pilot.press("l")
+            screen = app.screen
+            assert isinstance(screen, FootstepLearningScreen)
+            for _ in range(600):
+                await pilot.pause(0.05)
+                if len(screen.curves) == 3:
+                    break
+            assert len(screen.curves) == 3
+            await pilot.pause()
+            plot_text = text_of(app, "#learn-plot")
+            for line in ("R  reward", "P  reproach", "C  carrot-and-stick", "E  equilibrium", "B  best response"):
+                assert line in plot_text
+            await pilot.press("escape")
+            assert isinstance(app.screen, FootstepScreen)
+
+    run(test)
+
+
+def test_the_menu_opens_footstep() -> None:
+    async def test() -> None:
+        app = NashplayApp(ai_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            from textual.widgets import OptionList
+
+            games = app.screen.query_one("#games", OptionList)
+            ids = [games.get_option_at_index(i).id for i in range(games.option_count)]
+            games.highlighted = ids.index("footstep")
+            await pilot.press("enter")
+            await pilot.pause()
+            screen = screen_of(app)
+            assert (screen.n, screen.k, screen.opponent) == (50, 4, "equilibrium")
+            await pilot.press("question_mark")
+            await pilot.pause()
+            assert "Footstep: keys" in str(app.screen.query("Markdown").first().source)
+
+    run(test)

@@ -1,0 +1,127 @@
+"""The source's learners: the update rules as written in the paper, distributions that stay distributions, and a
+learning experiment that learns (reward and carrot-and-stick beat reproach, as in the source's Figure 2)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from solvers.footstep_learning import BidTables, LearningConfig, learn
+from tui.cli import main
+
+
+def one_state(x: int = 4) -> tuple[BidTables, np.ndarray]:
+    tables = BidTables(6, 2, runs=1)
+    key = tables.keys(np.array([x]), np.array([3]), np.array([0]))
+    return tables, key
+
+
+def test_a_fresh_learner_is_the_random_player() -> None:
+    tables = BidTables(5, 2, runs=2)
+    for own in range(6):
+        key = tables.keys(np.array([own]), np.array([2]), np.array([0]))
+        row = tables.p[0, key[0]]
+        expected = np.zeros(6)
+        if own == 0:
+            expected[0] = 1.0
+        else:
+            expected[1 : own + 1] = 1 / own
+        assert np.allclose(row, expected)
+
+
+def test_reward_moves_mass_to_the_bid_made() -> None:
+    tables, key = one_state()
+    before = tables.p[0, key[0]].copy()
+    tables.update(np.array([0]), key, np.array([2]), np.array([4]), np.array([1]), "reward", np.array([0.9]))
+    after = tables.p[0, key[0]]
+    expected = 0.9 * before
+    expected[2] = (1 - 0.9) + 0.9 * before[2]
+    assert np.allclose(after, expected) and after.sum() == pytest.approx(1.0)
+    # Reward ignores losses.
+    tables.update(np.array([0]), key, np.array([2]), np.array([4]), np.array([-1]), "reward", np.array([0.9]))
+    assert np.allclose(tables.p[0, key[0]], expected)
+
+
+def test_reproach_shares_the_bid_s_lost_mass_among_the_others() -> None:
+    tables, key = one_state()
+    before = tables.p[0, key[0]].copy()
+    tables.update(np.array([0]), key, np.array([3]), np.array([4]), np.array([-1]), "reproach", np.array([0.9]))
+    after = tables.p[0, key[0]]
+    expected = before.copy()
+    expected[1:5] += (1 - 0.9) * before[3] / 3
+    expected[3] = 0.9 * before[3]
+    assert np.allclose(after, expected) and after.sum() == pytest.approx(1.0)
+    assert after[0] == 0 and after[5:].sum() == 0  # only affordable bids get mass
+    tables.update(np.array([0]), key, np.array([3]), np.array([4]), np.array([1]), "reproach", np.array([0.9]))
+    assert np.allclose(tables.p[0, key[0]], expected)  # reproach ignores wins
+
+
+def test_draws_teach_nothing() -> None:
+    tables, key = one_state()
+    before = tables.p.copy()
+    for rule in ("reward", "reproach", "carrot-stick"):
+        tables.update(np.array([0]), key, np.array([1]), np.array([4]), np.array([0]), rule, np.array([0.9]))
+    assert np.array_equal(tables.p, before)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"credit": "turn"}, {"margin": "points"}, {"marker": True}],
+    ids=["default", "turn", "points", "marker"],
+)
+def test_learned_tables_stay_distributions_over_affordable_bids(options: dict[str, object]) -> None:
+    curve = learn(LearningConfig("carrot-stick", n=8, k=2, games=300, runs=3, **options))  # type: ignore[arg-type]
+    p = curve.tables.p
+    assert np.all(p >= -1e-12)
+    assert np.allclose(p.sum(axis=-1), 1.0)
+    bids = np.arange(9)
+    markers = 5 if options.get("marker") else 1
+    own = np.repeat(np.arange(9), 9 * markers)
+    outside = (bids[None, :] > own[:, None]) | ((bids[None, :] == 0) & (own[:, None] > 0))
+    assert np.all(p[:, outside] == 0)
+    assert len(curve.means) == 3 and np.all(curve.ci95[:, 0] <= curve.means)
+
+
+def test_learners_improve_and_reward_beats_reproach_as_in_the_source() -> None:
+    curves = {
+        rule: learn(LearningConfig(rule, games=2000, runs=8, seed=4)) for rule in ("reward", "reproach", "carrot-stick")
+    }  # type: ignore[arg-type]
+    for curve in curves.values():
+        assert curve.final_mean > curve.means[0]  # every learner learns something against random
+    assert curves["reward"].final_ci95[0] > curves["reproach"].final_ci95[1]
+    assert curves["carrot-stick"].final_ci95[0] > curves["reproach"].final_ci95[1]
+
+
+def test_learning_is_reproducible_with_a_seed() -> None:
+    a = learn(LearningConfig("reward", n=6, k=2, games=200, runs=2, seed=9))
+    b = learn(LearningConfig("reward", n=6, k=2, games=200, runs=2, seed=9))
+    assert np.array_equal(a.means, b.means)
+
+
+def test_bad_configs_are_refused() -> None:
+    with pytest.raises(ValueError, match="unknown learning rule"):
+        LearningConfig("praise")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="decay"):
+        LearningConfig(c=1.0)
+
+
+def test_learn_command_prints_a_plot_and_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert (
+        main(
+            ["learn", "footstep", "--rule", "reward,reproach", "--games", "300", "--runs", "2", "--n", "8", "--k", "2"]
+        )
+        == 0
+    )
+    out = capsys.readouterr().out
+    assert "R  reward" in out and "P  reproach" in out and "E  equilibrium player vs random" in out
+    assert "|" in out and "games" in out
+    assert main(["learn", "footstep", "--rule", "reward", "--games", "300", "--runs", "2", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["games"] == 300 and len(data["curves"]["reward"]["curve"]) == 3
+    assert 0 < data["equilibrium_vs_random"] < data["best_response_vs_random"] <= 2
+    with pytest.raises(SystemExit) as exit_info:
+        main(["learn", "footstep", "--rule", "praise"])
+    assert exit_info.value.code == 2
+    assert "unknown rule" in capsys.readouterr().err

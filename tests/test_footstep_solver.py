@@ -1,0 +1,170 @@
+"""Footstep's exact solver against independent computation: plain per-state LPs (primal and dual), the symmetry of
+the game, closed forms for a player out of points, and simulation for the exact scores against random."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from core.footstep import FootstepPosition, FootstepState, legal_bids
+from core.game import Side
+from solvers import cache
+from solvers.footstep import CACHE_VERSION, FootstepSolution, exact_vs_random, pure_commitment_values
+from solvers.matrix import exploitability, solve_lp
+
+
+@pytest.fixture(scope="module")
+def simplified() -> FootstepSolution:
+    return FootstepSolution.compute(20, 3)
+
+
+@pytest.fixture(scope="module")
+def standard() -> FootstepSolution:
+    return FootstepSolution.compute(50, 4)
+
+
+def plain_values(n: int, k: int) -> dict[tuple[int, int, int], float]:
+    """The definition, one state at a time: every stage game solved whole by its own LP, no batching, no pruning."""
+    values: dict[tuple[int, int, int], float] = {}
+
+    def value(x: int, y: int, z: int) -> float:
+        if z >= k:
+            return 2.0
+        if z <= -k:
+            return -2.0
+        if x == 0 and y == 0:
+            return float(np.sign(z))
+        if (x, y, z) not in values:
+            b1, b2 = legal_bids(x), legal_bids(y)
+            a = np.array([[value(x - i, y - j, z + (i > j) - (i < j)) for j in b2] for i in b1])
+            primal = solve_lp(a).value
+            dual = -solve_lp(-a.T).value  # the column player's own LP
+            assert primal == pytest.approx(dual, abs=1e-9)
+            values[(x, y, z)] = primal
+        return values[(x, y, z)]
+
+    for x in range(n + 1):
+        for y in range(n + 1):
+            for z in range(-k + 1, k):
+                value(x, y, z)
+    return values
+
+
+@pytest.mark.parametrize(("n", "k"), [(6, 1), (7, 2), (9, 3)])
+def test_values_match_one_plain_lp_per_state(n: int, k: int) -> None:
+    solution = FootstepSolution.compute(n, k)
+    for (x, y, z), expected in plain_values(n, k).items():
+        assert solution.value(FootstepPosition(x, y, z)) == pytest.approx(expected, abs=1e-8), (x, y, z)
+
+
+def test_every_stored_mix_is_an_equilibrium_of_its_stage_game(simplified: FootstepSolution) -> None:
+    n, k = simplified.n, simplified.k
+    worst = 0.0
+    for x in range(n + 1):
+        for y in range(n + 1):
+            for z in range(-k + 1, k):
+                position = FootstepPosition(x, y, z)
+                b1, b2, a = simplified.stage_game(position)
+                row = simplified.mix_array(position, Side.P1)[b1]
+                col = simplified.mix_array(position, Side.P2)[b2]
+                assert row.sum() == pytest.approx(1.0) and col.sum() == pytest.approx(1.0)
+                assert float(row @ a @ col) == pytest.approx(simplified.value(position), abs=1e-8)
+                worst = max(worst, exploitability(a, row, col))
+    assert worst < 1e-8
+
+
+@pytest.mark.parametrize("size", ["simplified", "standard"])
+def test_start_value_is_zero_and_the_game_is_symmetric(size: str, request: pytest.FixtureRequest) -> None:
+    solution: FootstepSolution = request.getfixturevalue(size)
+    n, k = solution.n, solution.k
+    assert solution.value(FootstepPosition(n, n, 0)) == pytest.approx(0.0, abs=1e-9)
+    v = solution.values
+    # V(x, y, z) = -V(y, x, -z): swap the players, mirror the marker.
+    assert np.allclose(v, -v.transpose(1, 0, 2)[:, :, ::-1], atol=1e-8)
+    # And the first-turn mixes of the two players are the same.
+    start = FootstepPosition(n, n, 0)
+    p1, p2 = solution.mix(start, Side.P1), solution.mix(start, Side.P2)
+    assert p1.keys() == p2.keys()
+    assert all(p1[b] == pytest.approx(p2[b], abs=1e-6) for b in p1)
+    assert solution.stats.matrix_games == n * n * (2 * k - 1)
+
+
+def test_standard_game_first_turn_is_mixed(standard: FootstepSolution) -> None:
+    mix = standard.mix(FootstepPosition(50, 50, 0), Side.P1)
+    assert len(mix) > 1 and sum(mix.values()) == pytest.approx(1.0)
+    assert max(mix.values()) < 0.5  # no bid is close to pure: the point of the source's section 5
+
+
+def test_a_player_without_points_loses_every_remaining_turn(simplified: FootstepSolution) -> None:
+    k = simplified.k
+    for y in range(simplified.n + 1):
+        for z in range(-k + 1, k):
+            # Player 2 bids 1 each turn and moves the marker toward player 1's goal until it or its points run out.
+            end = z - y
+            expected = -2.0 if end <= -k else float(np.sign(end))
+            assert simplified.value(FootstepPosition(0, y, z)) == expected
+            if y:
+                assert simplified.mix(FootstepPosition(0, y, z), Side.P2) == {1: 1.0}
+                assert simplified.mix(FootstepPosition(0, y, z), Side.P1) == {0: 1.0}
+
+
+@pytest.mark.parametrize(("n", "k"), [(20, 3), (50, 4)])
+def test_every_pure_strategy_loses_by_two(n: int, k: int) -> None:
+    # The source's section-5 claim, computed: committing to a pure bid first, player 1 loses by 2 from the start.
+    assert pure_commitment_values(n, k)[n, n, k] == -2.0
+
+
+def test_pure_commitment_argument_of_the_source_on_a_sample_strategy() -> None:
+    # The source's counter-strategy beats "always bid 3" (f_i < 5 for three turns): bid f_i + 1 three times.
+    state = FootstepState(20, 3)
+    while not state.is_terminal():
+        state.apply_joint((3, 4))
+    outcome = state.outcome()
+    assert outcome is not None and outcome.winner is Side.P2 and outcome.returns()[1] == 2
+
+
+def test_exact_scores_against_random_agree_with_simulation(simplified: FootstepSolution) -> None:
+    versus = exact_vs_random(simplified)
+    n, k = simplified.n, simplified.k
+    equilibrium, best = versus.at_start(n, k)
+    assert 0 < equilibrium < best <= 2
+    # The best response is at least as good as the equilibrium everywhere.
+    assert np.all(versus.best_response >= versus.equilibrium - 1e-9)
+    rng = np.random.default_rng(3)
+    for exact, player in ((equilibrium, "equilibrium"), (best, "best")):
+        scores = []
+        for _ in range(3000):
+            state = FootstepState(n, k)
+            while not state.is_terminal():
+                pos = state.position
+                if player == "equilibrium":
+                    mine = simplified.draw(pos, Side.P1, rng)
+                else:
+                    mine = int(versus.best_bid[pos.points1, pos.points2, pos.marker + k])
+                theirs = int(rng.integers(1, pos.points2 + 1)) if pos.points2 else 0
+                state.apply_joint((mine, theirs))
+            scores.append(state.returns()[0])
+        mean, half = np.mean(scores), 1.96 * np.std(scores) / np.sqrt(len(scores))
+        assert abs(mean - exact) < max(half, 0.02) * 1.5, (player, mean, exact)
+
+
+def test_cache_round_trip_and_corrupt_table_is_rebuilt() -> None:
+    first, source = FootstepSolution.load(6, 2)
+    assert source == "built"
+    again, source = FootstepSolution.load(6, 2)
+    assert source == "cache"
+    assert np.array_equal(first.values, again.values)
+    position = FootstepPosition(4, 5, 1)
+    assert first.mix(position, Side.P1) == again.mix(position, Side.P1)
+    path = cache.table_path("footstep", {"n": 6, "k": 2}, CACHE_VERSION)
+    path.write_bytes(path.read_bytes()[:100])
+    rebuilt, source = FootstepSolution.load(6, 2)
+    assert source.startswith("rebuilt")
+    assert np.array_equal(first.values, rebuilt.values)
+
+
+def test_states_outside_the_game_are_refused(simplified: FootstepSolution) -> None:
+    with pytest.raises(ValueError, match="not a state"):
+        simplified.value(FootstepPosition(21, 3, 0))
+    with pytest.raises(ValueError, match="at least 1"):
+        FootstepSolution.compute(0, 3)
