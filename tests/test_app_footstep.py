@@ -185,6 +185,10 @@ def test_the_menu_opens_footstep() -> None:
             await pilot.pause()
             screen = screen_of(app)
             assert (screen.n, screen.k, screen.opponent) == (50, 4, "equilibrium")
+            await pilot.press("o")
+            assert screen.opponent == "random" and "random player" in screen.sub_title
+            await pilot.press("o")
+            assert screen.opponent == "learner" and "Training the learner" in screen.message_text
             await pilot.press("question_mark")
             await pilot.pause()
             assert "Footstep: keys" in str(app.screen.query("Markdown").first().source)

@@ -96,7 +96,7 @@ class FootstepScreen(NashplayScreen):
     AUTO_FOCUS = "#fs-track"
 
     BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
-        *[Binding(str(d), f"digit({d})", "Bid" if d == 1 else "", show=d == 1) for d in range(10)],
+        *[Binding(str(d), f"digit({d})", "Bid", show=d == 1, key_display="0-9") for d in range(10)],
         Binding("backspace", "erase", "Erase", show=False),
         Binding("plus,equals_sign,up,right", "adjust(1)", "+1"),
         Binding("minus,down,left", "adjust(-1)", "-1", show=False),
@@ -104,6 +104,7 @@ class FootstepScreen(NashplayScreen):
         Binding("a", "toggle_advice", "Advice"),
         Binding("s", "use_suggestion", "Use advice", show=False),
         Binding("n", "new_game", "New game"),
+        Binding("o", "next_opponent", "Opponent"),
         Binding("g", "ask_size", "Game size"),
         Binding("l", "learning", "Learning curves"),
         Binding("escape", "menu", "Menu"),
@@ -113,6 +114,7 @@ class FootstepScreen(NashplayScreen):
         ("Show or hide the advice", "The equilibrium mix for your side and the state's value (a)", "toggle_advice"),
         ("Bid the advisor's draw", "Fill in a bid drawn from the equilibrium mix (s)", "use_suggestion"),
         ("New game", "Start again with full points", "new_game"),
+        ("Next opponent", "Equilibrium, random, learner; starts a new game (o)", "next_opponent"),
         ("Game size", "Points n and steps k (g)", "ask_size"),
         ("Learning curves", "The source's learners against the random player (l)", "learning"),
         ("Back to the menu", "Choose another game", "menu"),
@@ -457,6 +459,20 @@ class FootstepScreen(NashplayScreen):
     def action_new_game(self) -> None:
         if not self.state.is_terminal() and self.state.history():
             self.say("New game (the unfinished one is not scored)")
+        self.state = FootstepState(self.n, self.k)
+        self.learner_turns = []
+        self._new_round()
+
+    def action_next_opponent(self) -> None:
+        names = list(OPPONENT_TITLES)
+        self.opponent = names[(names.index(self.opponent) + 1) % len(names)] if self.opponent in names else names[0]
+        self.scores = []
+        self._titles()
+        if self.opponent == "learner" and self.learner is None:
+            self.train_learner(self.n, self.k)
+            self.say("Training the learner against the random player in the background...")
+        else:
+            self.say(f"Your opponent is now {OPPONENT_TITLES[self.opponent]}")
         self.state = FootstepState(self.n, self.k)
         self.learner_turns = []
         self._new_round()

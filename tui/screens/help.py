@@ -104,6 +104,7 @@ both are out of points, the marker on the opponent's half wins by 1, on the cent
 | `a` | show or hide the advice: your equilibrium mix and the state's value |
 | `s` | put in a bid drawn from your equilibrium mix |
 | `n` | new game |
+| `o` | next opponent: the equilibrium player, the random player, a learner (a new game) |
 | `g` | the game's size: n,k (50,4 is the standard game, 20,3 the source's simplified one) |
 | `l` | the learning curves of the source's learners against the random player |
 | Esc | back to the menu |
