@@ -13,7 +13,7 @@ from core.errors import IllegalMoveError, NotationError
 from core.game import Side
 from core.geister import VARIANTS, variant_by_name
 from core.record import Record
-from tui import footstep_cli, solve_nim
+from tui import footstep_cli, solve_mini_geister, solve_nim
 from tui.session import OPPONENTS, GameConfig
 
 PLAY_GAMES = [*VARIANTS, "tcg", "nim", "footstep"]
@@ -146,6 +146,7 @@ def build_parser() -> argparse.ArgumentParser:
     solve_tcg.add_argument("--json", action="store_true", help="one JSON object instead of the tables")
     solve_tcg.add_argument("--no-cache", action="store_true", help="solve afresh instead of reading the cache")
     solve_nim.add_commands(solvers)
+    solve_mini_geister.add_commands(solvers)
     footstep_cli.add_solve_command(solvers)
     footstep_cli.add_learn_command(commands)
 
@@ -216,6 +217,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "solve" and args.solver in ("nim", "grundy"):
         return solve_nim.run(args, parser)
+    if args.command == "solve" and solve_mini_geister.handles(args):
+        return solve_mini_geister.run(args, parser)
     if args.command == "solve" and args.solver == "footstep":
         return footstep_cli.run_solve(args, parser)
     if args.command == "learn":
