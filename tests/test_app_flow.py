@@ -474,13 +474,15 @@ def test_ascii_mode_draws_the_board_with_ascii_only() -> None:
 def test_ascii_mode_status_is_ascii() -> None:
     async def test() -> None:
         config = GameConfig("mini-geister", Side.P2, "chototsu", "BR", SEED)
-        app = NashplayApp(StartRequest("play", config), ai_delay=0.5, ascii_mode=True)
+        # A long think, so the status is still "thinking" after the first pause (the advice panel's worker solving
+        # the Mini-Geister tables can hold that pause up).
+        app = NashplayApp(StartRequest("play", config), ai_delay=3.0, ascii_mode=True)
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
             screen = app.screen
             assert isinstance(screen, GameScreen) and screen.session.opponents_turn
             try:
-                for part in ("#status", "#captured", "#legend", "#board"):
+                for part in ("#status", "#captured", "#legend", "#board", "#mini-advice"):
                     text = str(screen.query_one(part).render())
                     assert text.isascii(), (part, text)
             finally:

@@ -75,6 +75,8 @@ class NashplayApp(App[None]):
         self.nim_advice = True
         #: The same for the Footstep advisor.
         self.footstep_advice = True
+        #: And for the Mini-Geister panel of solved values.
+        self.mini_geister_advice = True
 
     # ---- start-up
 

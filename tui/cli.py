@@ -14,7 +14,7 @@ from core.game import Side
 from core.geister import VARIANTS, variant_by_name
 from core.record import Record
 from tui import footstep_cli, solve_mini_geister, solve_nim
-from tui.session import OPPONENTS, GameConfig
+from tui.session import ALL_OPPONENTS, GameConfig, opponents_for
 
 PLAY_GAMES = [*VARIANTS, "tcg", "nim", "footstep"]
 FOOTSTEP_OPPONENTS = ["equilibrium", "random", "learner"]
@@ -99,13 +99,14 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--opponent",
         choices=[
-            *OPPONENTS,
-            *(name for name in NIM_OPPONENTS if name not in OPPONENTS),
-            *(name for name in FOOTSTEP_OPPONENTS if name not in OPPONENTS),
+            *ALL_OPPONENTS,
+            *(name for name in NIM_OPPONENTS if name not in ALL_OPPONENTS),
+            *(name for name in FOOTSTEP_OPPONENTS if name not in ALL_OPPONENTS),
         ],
         default="chototsu",
         action=_NoteGiven,
-        help=f"who you play against: Geister family {', '.join(OPPONENTS)} (default chototsu); "
+        help=f"who you play against: Geister family {', '.join(ALL_OPPONENTS)} (default chototsu; nash, "
+        "nash-extended and mirror are Mini-Geister's); "
         f"nim: {', '.join(NIM_OPPONENTS)} (default perfect; human: two people at one keyboard); "
         f"footstep: {', '.join(FOOTSTEP_OPPONENTS)} (default equilibrium)",
     )
@@ -268,10 +269,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             "footstep", footstep=FootstepConfig(n, args.k, opponent, Side.from_number(args.side), args.seed)
         )
     elif args.command == "play":
-        if args.opponent not in OPPONENTS:
+        allowed = opponents_for(args.game)
+        if args.opponent not in allowed:
             parser.exit(
                 2,
-                f"nashplay play: error: --opponent for {args.game}: expected one of {', '.join(OPPONENTS)}, "
+                f"nashplay play: error: --opponent for {args.game}: expected one of {', '.join(allowed)}, "
                 f"not {args.opponent!r} (perfect and human are for nim)\n",
             )
         side = Side.from_number(args.side)

@@ -14,16 +14,36 @@ from core.game import Side
 from core.geister import GeisterState, GeisterView, Setup, Variant, variant_by_name
 from core.notation import Move
 from core.record import Record
-from solvers.baselines import PLAYERS, ChototsuPlayer, RandomPlayer
+from solvers.baselines import PLAYERS
+from solvers.players import Player
 
+#: Opponents for every Geister-family variant.
 OPPONENTS = {name: cls.description for name, cls in PLAYERS.items()}
+#: Opponents that exist only for Mini-Geister (2 vs 2): the solved equilibrium and the paper's mirror strategy.
+MINI_GEISTER_OPPONENTS = {
+    "nash": "the Nash equilibrium (Tanaka & Takaoka): never looks at its own colours; average payoff >= 0",
+    "nash-extended": "the Nash equilibrium with the section-4 guess: shorter games",
+    "mirror": "the section-5 mirror strategy (as player 2: copies your moves upside down)",
+}
+ALL_OPPONENTS = {**OPPONENTS, **MINI_GEISTER_OPPONENTS}
 
 
-def make_opponent(name: str) -> RandomPlayer | ChototsuPlayer:
-    try:
+def opponents_for(variant: str) -> dict[str, str]:
+    """The opponents that can play ``variant``: name -> one-line description."""
+    return {**OPPONENTS, **MINI_GEISTER_OPPONENTS} if variant == "mini-geister" else dict(OPPONENTS)
+
+
+def make_opponent(name: str, variant: str = "mini-geister") -> Player:
+    if name in MINI_GEISTER_OPPONENTS and variant == "mini-geister":
+        # Imported on use: the solved tables pull in numpy and the solver, which the other games do not need.
+        from solvers.mini_geister_players import MirrorPlayer, NashPlayer
+
+        if name == "mirror":
+            return MirrorPlayer()
+        return NashPlayer("extended" if name == "nash-extended" else "base")
+    if name in PLAYERS:
         return PLAYERS[name]()
-    except KeyError:
-        raise ValueError(f"unknown opponent {name!r}: expected one of {', '.join(PLAYERS)}") from None
+    raise ValueError(f"unknown opponent {name!r} for {variant}: expected one of {', '.join(opponents_for(variant))}")
 
 
 @dataclass(frozen=True)
@@ -54,7 +74,7 @@ class GameSession:
         self.config = config
         self.variant = config.resolved_variant()
         self.human = config.human
-        self.opponent = make_opponent(config.opponent)
+        self.opponent = make_opponent(config.opponent, config.variant)
         seed = config.seed if config.seed is not None else random.randrange(2**31)
         self.seed = seed
         self.rng = random.Random(seed)
@@ -82,6 +102,13 @@ class GameSession:
         while state.ply > ply and state.moves():
             state.pop()
         return state.view(self.human)
+
+    def full_position_at(self, ply: int) -> str:
+        """Every colour of the position after ``ply`` moves: for after the game only (it reveals the opponent)."""
+        state = self.state.clone()
+        while state.ply > ply and state.moves():
+            state.pop()
+        return state.position()
 
     @property
     def is_over(self) -> bool:

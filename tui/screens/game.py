@@ -21,12 +21,13 @@ from textual.worker import get_current_worker
 
 from core.errors import IllegalMoveError, NotationError
 from core.game import Side
-from core.geister import Colour, GeisterView, Piece
+from core.geister import Colour, GeisterState, GeisterView, Piece
 from core.notation import Move
 from tui.screens.base import NashplayScreen, OpponentFailed, OpponentMoved
 from tui.session import GameSession
 from tui.storage import SavedGame
 from tui.widgets.board import Board
+from tui.widgets.mini_advice import MiniAdvice, MiniAdvicePanel, MoveLine
 from tui.widgets.moves import MoveList
 
 PaletteEntry = tuple[str, str, str]
@@ -48,6 +49,60 @@ def piece_letters(pieces: list[Piece], viewer: Side, palette: dict[str, str]) ->
     return text
 
 
+def mini_geister_advice(position: str, human: Side, revealed: str | None) -> MiniAdvice:
+    """What the solved tables say for ``human`` at ``position`` (the user's own view); with ``revealed`` (the same
+    position with every colour, after the game) also the perfect-information value. Runs in a worker."""
+    from core.errors import InvalidPositionError
+    from solvers.mini_geister import analyse_position, equilibrium_moves, perfect_information_value
+
+    perfect = ""
+    if revealed is not None:
+        state = GeisterState.from_position(revealed)
+        outcome = state.outcome()
+        if outcome is None:
+            verdict = perfect_information_value(state)
+            mover = state.to_move
+            if verdict.value == 0:
+                perfect = f"All colours known: neither side can force a win ({mover} to move): endless play"
+            else:
+                winner = mover if verdict.value > 0 else mover.other
+                perfect = f"All colours known: {winner} wins by force in {verdict.distance} plies ({mover} to move)"
+        else:
+            perfect = f"The game is over: {outcome}"
+    try:
+        analysis = analyse_position(position, human)
+    except InvalidPositionError as error:
+        return MiniAdvice(
+            "Advice (a hides it)", note=f"The tables do not cover this position: {error}", perfect=perfect
+        )
+    chosen: set[Move] = set()
+    if analysis.to_move is human:
+        chosen = set(equilibrium_moves(position, human, "base"))
+    lines = tuple(
+        MoveLine(
+            m.move.to_text(),
+            m.event,
+            None if m.base is None else (m.base.value, m.base.distance),
+            None if m.extended is None else (m.extended.value, m.extended.distance),
+            m.move in chosen,
+        )
+        for m in analysis.moves
+    )
+    whose = "your moves" if analysis.to_move is human else "their replies"
+    title = f"Advice (a hides it): for you ({human}), then {whose}"
+    note = ""
+    if analysis.to_move is human and not chosen:
+        note = "The equilibrium guesses here (extended rule) or has no move to prefer."
+    return MiniAdvice(
+        title,
+        (analysis.base.value, analysis.base.distance),
+        (analysis.extended.value, analysis.extended.distance),
+        lines,
+        note,
+        perfect,
+    )
+
+
 class GameScreen(NashplayScreen):
     """A local game against an AI."""
 
@@ -58,6 +113,7 @@ class GameScreen(NashplayScreen):
         Binding("r", "replay", "Replay", show=False),
         Binding("n", "new_game", "New game"),
         Binding("f", "flip", "Flip", show=False),
+        Binding("a", "toggle_advice", "Advice"),
         Binding("tab", "app.focus_next", "Board/moves", show=False),
         Binding("escape", "back_to_game", "Back to game", show=False),
     ]
@@ -69,6 +125,7 @@ class GameScreen(NashplayScreen):
         ("Replay this game", "Open this game in the replay viewer", "replay"),
         ("New game", "Back to the set-up screen", "new_game"),
         ("Flip board", "Turn the board around", "flip"),
+        ("Show or hide the advice", "Mini-Geister: the solved tables' verdict on the position (a)", "toggle_advice"),
     ]
 
     #: The smallest terminal the screen lays out in; smaller gets a message instead of a broken board.
@@ -94,6 +151,7 @@ class GameScreen(NashplayScreen):
             with Vertical(id="side"):
                 yield Static(id="status")
                 yield Static(id="captured")
+                yield MiniAdvicePanel(id="mini-advice")
                 yield MoveList(id="moves")
         yield Static(id="message")
         yield Input(placeholder="move, like b1-b2 or a4-out (Enter plays, Esc cancels)", id="move-input")
@@ -140,7 +198,46 @@ class GameScreen(NashplayScreen):
         moves.first = self._first_mover()
         self.query_one("#status", Static).update(self._status(view))
         self.query_one("#captured", Static).update(self._captured(view))
+        self._update_advice()
         self._autosave()
+
+    @property
+    def has_advice(self) -> bool:
+        """The solved tables exist for Mini-Geister only."""
+        return self.session.variant.name == "mini-geister"
+
+    def _update_advice(self) -> None:
+        panel = self.query_one("#mini-advice", MiniAdvicePanel)
+        panel.display = self.has_advice and self.nashplay.mini_geister_advice
+        if not panel.display:
+            return
+        session = self.session
+        ply = self.browsing if self.browsing is not None else len(session.state.moves())
+        view = session.view_at(ply) if self.browsing is not None else session.view()
+        # Every colour only once the game is over: during it the panel sees exactly what the user sees.
+        revealed = session.full_position_at(ply) if session.is_over else None
+        self.work_out_advice(view.position(), session.human, revealed, (session.version, ply))
+
+    @work(thread=True, exclusive=True, group="advice", exit_on_error=False)
+    def work_out_advice(self, position: str, human: Side, revealed: str | None, key: tuple[int, int]) -> None:
+        try:
+            advice = mini_geister_advice(position, human, revealed)
+        except Exception as error:  # the panel says so; the game goes on
+            advice = MiniAdvice("Advice unavailable", note=f"{type(error).__name__}: {error}")
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self._show_advice, advice, key)
+
+    def _show_advice(self, advice: MiniAdvice, key: tuple[int, int]) -> None:
+        ply = self.browsing if self.browsing is not None else len(self.session.state.moves())
+        if key == (self.session.version, ply):
+            self.query_one("#mini-advice", MiniAdvicePanel).show(advice)
+
+    def action_toggle_advice(self) -> None:
+        if not self.has_advice:
+            self.say("Advice from solved tables exists for Mini-Geister", error=True)
+            return
+        self.nashplay.mini_geister_advice = not self.nashplay.mini_geister_advice
+        self._update_advice()
 
     def _first_mover(self) -> Side:
         return self.session.state.first
@@ -395,3 +492,4 @@ class GameScreen(NashplayScreen):
             board.interactive = False
             board.inactive_hint = "You are looking at an earlier position: End (in the move list) returns"
         self.query_one("#status", Static).update(self._status(self.session.view()))
+        self._update_advice()

@@ -21,7 +21,7 @@ from core.game import Side
 from core.geister import Colour, Setup, Variant, variant_by_name
 from core.notation import Square
 from tui.screens.base import NashplayScreen
-from tui.session import OPPONENTS, GameConfig
+from tui.session import GameConfig, opponents_for
 from tui.widgets.choice import ChoiceButton
 
 
@@ -169,7 +169,7 @@ class SetupScreen(NashplayScreen):
                     yield ChoiceButton("Player 2 (moves second)", value=self.config.human is Side.P2)
                 yield Label("Opponent", classes="heading")
                 with RadioSet(id="opponent"):
-                    for name, description in OPPONENTS.items():
+                    for name, description in opponents_for(self.variant.name).items():
                         yield ChoiceButton(f"{name}: {description}", value=name == self.config.opponent, name=name)
         yield Static(id="setup-message")
         yield Footer()
