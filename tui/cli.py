@@ -13,7 +13,7 @@ from core.errors import IllegalMoveError, NotationError
 from core.game import Side
 from core.geister import VARIANTS, variant_by_name
 from core.record import Record
-from tui import footstep_cli, solve_mini_geister, solve_nim
+from tui import footstep_cli, solve_mini_geister, solve_nim, solved_lines
 from tui.session import ALL_OPPONENTS, GameConfig, opponents_for
 
 PLAY_GAMES = [*VARIANTS, "tcg", "nim", "footstep"]
@@ -152,9 +152,13 @@ def build_parser() -> argparse.ArgumentParser:
     footstep_cli.add_learn_command(commands)
 
     replay = commands.add_parser(
-        "replay", parents=[display], help="replay a game record", description="Step through a game record."
+        "replay",
+        parents=[display],
+        help="replay a game record, or a solved line",
+        description="Step through a game record, or (--solved mini-geister) a line of the solved game.",
     )
-    replay.add_argument("file", help="a record file (.ngr), as saved by the app")
+    replay.add_argument("file", nargs="?", help="a record file (.ngr), as saved by the app")
+    solved_lines.add_options(replay)
     replay.add_argument("--side", choices=["1", "2"], default="1", help="the side drawn at the bottom")
     return parser
 
@@ -284,7 +288,20 @@ def main(argv: Sequence[str] | None = None) -> int:
             except (NotationError, IllegalMoveError) as error:
                 parser.exit(2, f"nashplay play: error: --setup: {error}\n")
         request = StartRequest("play" if args.setup is not None else "setup", config)
+    elif args.command == "replay" and args.solved:
+        lines = solved_lines.run(args, parser)
+        if lines is None:
+            return 0
+        line = lines[0]
+        request = StartRequest(
+            "replay",
+            record=line.record,
+            replay_side=line.analysed,
+            replay_title=f"Solved line, {line.plies} plies: {line.title}",
+        )
     elif args.command == "replay":
+        if not args.file:
+            parser.exit(2, "nashplay replay: error: give a record file, or --solved mini-geister\n")
         try:
             record = Record.load(args.file)
             record.replay()
