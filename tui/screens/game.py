@@ -214,6 +214,8 @@ class GameScreen(NashplayScreen):
         session = self.session
         ply = self.browsing if self.browsing is not None else len(session.state.moves())
         view = session.view_at(ply) if self.browsing is not None else session.view()
+        if not str(panel.render()):
+            panel.show(None)  # "working it out": the first time the tables may have to be solved
         # Every colour only once the game is over: during it the panel sees exactly what the user sees.
         revealed = session.full_position_at(ply) if session.is_over else None
         self.work_out_advice(view.position(), session.human, revealed, (session.version, ply))
