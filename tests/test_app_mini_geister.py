@@ -3,12 +3,16 @@ equilibrium's choice), its toggle, the Nash and mirror opponents, and perfect-in
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from pilot_helpers import SEED, run, settle, settle_workers, type_move
 
 from core.game import Side
 from tui.app import NashplayApp, StartRequest
 from tui.screens.game import GameScreen, mini_geister_advice
 from tui.session import GameConfig, make_opponent, opponents_for
+from tui.storage import Settings
 from tui.widgets.mini_advice import MiniAdvicePanel
 
 SIZE = (110, 40)
@@ -90,3 +94,28 @@ def test_the_mirror_opponent_mirrors_in_the_app() -> None:
             assert [m.to_text() for m in screen.session.state.moves()] == ["b1-b2", "b4-b3"]
 
     run(test)
+
+
+def test_the_advice_choice_is_remembered_between_sessions(state_dir: Path) -> None:
+    async def test() -> None:
+        app = app_for()
+        async with app.run_test(size=SIZE) as pilot:
+            await settle_workers(app, pilot)
+            await pilot.press("a")
+            assert app.mini_geister_advice is False
+        again = app_for()
+        async with again.run_test(size=SIZE) as pilot:
+            await settle_workers(again, pilot)
+            assert not again.screen.query_one("#mini-advice").display
+
+    run(test)
+    assert json.loads((state_dir / "settings.json").read_text())["mini_geister_advice"] is False
+
+
+def test_a_damaged_settings_file_means_the_defaults(state_dir: Path) -> None:
+    state_dir.mkdir(parents=True, exist_ok=True)
+    (state_dir / "settings.json").write_text("{not json")
+    settings = Settings()
+    assert settings.get("mini_geister_advice") is True and settings.get("search_advice") is False
+    settings.set("search_advice", True)
+    assert Settings().get("search_advice") is True

@@ -20,7 +20,7 @@ from tui.screens.menu import MenuScreen
 from tui.screens.replay import ReplayScreen
 from tui.screens.setup import SetupScreen
 from tui.session import GameConfig, GameSession
-from tui.storage import SavedGame
+from tui.storage import SavedGame, Settings
 from tui.theme import ASCII, PIECE_VARIABLES, THEMES, UNICODE
 
 if TYPE_CHECKING:
@@ -71,12 +71,43 @@ class NashplayApp(App[None]):
         self.initial_theme = theme_name
         self.ai_delay = ai_delay
         self.saved = saved or SavedGame()
-        #: Whether the Nim screen shows its advice panel; kept here so that a new game keeps the choice.
-        self.nim_advice = True
-        #: The same for the Footstep advisor.
-        self.footstep_advice = True
-        #: And for the Mini-Geister panel of solved values.
-        self.mini_geister_advice = True
+        #: Which advice panels are shown (Nim, Footstep, Mini-Geister's solved values, the live Geister search):
+        #: remembered between sessions in the state directory.
+        self.settings = Settings()
+
+    # ---- remembered choices
+
+    @property
+    def nim_advice(self) -> bool:
+        return self.settings.get("nim_advice")
+
+    @nim_advice.setter
+    def nim_advice(self, value: bool) -> None:
+        self.settings.set("nim_advice", value)
+
+    @property
+    def footstep_advice(self) -> bool:
+        return self.settings.get("footstep_advice")
+
+    @footstep_advice.setter
+    def footstep_advice(self, value: bool) -> None:
+        self.settings.set("footstep_advice", value)
+
+    @property
+    def mini_geister_advice(self) -> bool:
+        return self.settings.get("mini_geister_advice")
+
+    @mini_geister_advice.setter
+    def mini_geister_advice(self, value: bool) -> None:
+        self.settings.set("mini_geister_advice", value)
+
+    @property
+    def search_advice(self) -> bool:
+        return self.settings.get("search_advice")
+
+    @search_advice.setter
+    def search_advice(self, value: bool) -> None:
+        self.settings.set("search_advice", value)
 
     # ---- start-up
 
@@ -112,6 +143,11 @@ class NashplayApp(App[None]):
         else:
             self.push_screen(MenuScreen())
             self._check_saved_game()
+
+    def on_unmount(self) -> None:
+        from tui.search_process import shutdown_all
+
+        shutdown_all()  # the search processes end with the app
 
     def _check_saved_game(self) -> None:
         """A damaged save is reported and moved aside; it never stops the app."""

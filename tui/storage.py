@@ -7,6 +7,7 @@ saved game can also be opened with ``nashplay replay``.
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from pathlib import Path
@@ -65,3 +66,41 @@ class SavedGame:
         target = folder / f"{time.strftime('%Y%m%d-%H%M%S')}-{self.path.name}"
         self.path.replace(target)
         return target
+
+
+class Settings:
+    """Choices the user made that should outlast the session (which advice panels are shown), as a small JSON file.
+
+    A missing or unreadable file means the defaults (and is rewritten on the next change): settings are a
+    convenience, never a reason to refuse to start.
+    """
+
+    DEFAULTS: dict[str, bool] = {
+        "nim_advice": True,
+        "footstep_advice": True,
+        "mini_geister_advice": True,
+        "search_advice": False,
+    }
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = path or state_dir() / "settings.json"
+        self.values = dict(self.DEFAULTS)
+        try:
+            stored = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            stored = {}
+        if isinstance(stored, dict):
+            self.values.update({k: v for k, v in stored.items() if k in self.DEFAULTS and isinstance(v, bool)})
+
+    def get(self, name: str) -> bool:
+        return self.values[name]
+
+    def set(self, name: str, value: bool) -> None:
+        self.values[name] = value
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            temporary = self.path.with_name(self.path.name + ".tmp")
+            temporary.write_text(json.dumps(self.values, indent=2) + "\n", encoding="utf-8")
+            temporary.replace(self.path)
+        except OSError:
+            pass  # a read-only state directory: the choice holds for this session only
