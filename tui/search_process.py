@@ -1,0 +1,162 @@
+"""Search AIs in a separate process, so the app's keys are answered while they think.
+
+Monte Carlo search in a worker *thread* shares the interpreter lock with the UI and stalls key handling for
+seconds on this 2-core machine (``spec/conventions.md``); a process does not. Each ``SearchProcess`` is one
+long-lived worker process (a ``ProcessPoolExecutor`` with one worker), so state can live in the child between
+requests: the search player of each game (UPP learns its world weights from one decision to the next, so it must be
+the same instance every turn) and, for the advice panel, the running search itself, which each request advances by
+a slice of time and reports. A new position starts a new search.
+
+The functions run in the child are module-level (picklable by name) and import no Textual.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import sys
+import time
+from collections.abc import Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass
+from multiprocessing import get_context
+from typing import TYPE_CHECKING, Any
+
+from core.geister import GeisterView, Setup
+from core.notation import Move
+from solvers.players import Limit
+
+if TYPE_CHECKING:
+    from solvers.montecarlo import Analysis
+
+#: The search players that run in a process (the others are instant and stay in the app).
+SEARCH_PLAYERS = {
+    "mc": "Monte Carlo: sampled worlds, random playouts (the UPP paper's baseline)",
+    "upp": "UPP: Monte Carlo that learns which world is real from the opponent's moves (Mishio & Kotani)",
+    "ismcts": "information-set Monte Carlo tree search with UPP's beliefs (beyond the paper)",
+}
+
+
+class SearchProcess:
+    """One worker process, started on first use and stopped by ``shutdown``."""
+
+    def __init__(self) -> None:
+        self._pool: ProcessPoolExecutor | None = None
+
+    def submit(self, fn: Any, *args: Any) -> Future[Any]:
+        if self._pool is None:
+            # Textual replaces stderr with an object that has no file descriptor, and starting a process then fails
+            # ("bad value(s) in fds_to_keep", Textual issue #3593): start it with the real stderr in place.
+            with contextlib.redirect_stderr(sys.__stderr__):
+                self._pool = ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn"))
+        return self._pool.submit(fn, *args)
+
+    def shutdown(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+
+_SHARED: SearchProcess | None = None
+
+
+def shared_process() -> SearchProcess:
+    """The app's search process (one for the opponents; the advice panel has its own, see ``advice_process``)."""
+    global _SHARED
+    if _SHARED is None:
+        _SHARED = SearchProcess()
+    return _SHARED
+
+
+_ADVICE: SearchProcess | None = None
+
+
+def advice_process() -> SearchProcess:
+    global _ADVICE
+    if _ADVICE is None:
+        _ADVICE = SearchProcess()
+    return _ADVICE
+
+
+def shutdown_all() -> None:
+    for process in (_SHARED, _ADVICE):
+        if process is not None:
+            process.shutdown()
+
+
+# ---------------------------------------------------------------------------------------------- in the child
+
+
+@dataclass
+class _Child:
+    players: dict[str, Any]
+    search: Iterator[Analysis] | None = None
+    search_key: tuple[str, str, int] | None = None
+    latest: Analysis | None = None
+
+
+_CHILD = _Child({})
+
+
+def _player(name: str, game: str) -> Any:
+    from solvers.arena import make_player
+
+    key = f"{game}/{name}"
+    if key not in _CHILD.players:
+        if len(_CHILD.players) > 8:  # old games: drop them
+            _CHILD.players.clear()
+        _CHILD.players[key] = make_player(name)
+    return _CHILD.players[key]
+
+
+def choose_in_child(name: str, game: str, view: GeisterView, seconds: float, seed: int) -> Setup | Move:
+    """The opponent's move: ``name``'s player for ``game`` (kept between its turns) with ``seconds`` to think."""
+    player = _player(name, game)
+    action: Setup | Move = player.choose(view, random.Random(seed), Limit(time=seconds))
+    return action
+
+
+def advise_in_child(name: str, game: str, view: GeisterView, slice_seconds: float, budget: float) -> Analysis | None:
+    """Advance the advice search for ``view`` by ``slice_seconds`` and return its latest snapshot.
+
+    The same position continues the running search; another position starts a new one (with ``budget`` seconds
+    in all). Returns ``None`` when there is nothing to advise (not the viewer's turn).
+    """
+    if not view.my_turn:
+        return None
+    key = (game, view.position(), len(view.moves))
+    if _CHILD.search_key != key or _CHILD.search is None:
+        player = _player(name, game + "/advice")
+        _CHILD.search = iter(player.analyse(view, Limit(time=budget), random.Random(len(view.moves))))
+        _CHILD.search_key = key
+        _CHILD.latest = None
+    deadline = time.monotonic() + slice_seconds
+    for analysis in _CHILD.search:
+        _CHILD.latest = analysis
+        if analysis.final or time.monotonic() >= deadline:
+            break
+    return _CHILD.latest
+
+
+# ---------------------------------------------------------------------------------------------- in the app
+
+
+class RemotePlayer:
+    """A search player that thinks in a ``SearchProcess``: what the game session holds as its opponent."""
+
+    def __init__(self, name: str, seconds: float, process: SearchProcess, game: str) -> None:
+        self.name = name
+        self.description = SEARCH_PLAYERS.get(name, name)
+        self.seconds = seconds
+        self.process = process
+        self.game = game
+
+    def choose(self, view: GeisterView, rng: random.Random, limit: Limit | None = None) -> Setup | Move:
+        if view.phase == "setup":
+            from solvers.montecarlo import random_setup
+
+            return random_setup(view.variant, view.viewer, rng)
+        seconds = limit.time if limit is not None and limit.time else self.seconds
+        future = self.process.submit(choose_in_child, self.name, self.game, view, seconds, rng.randrange(2**31))
+        action: Setup | Move = future.result(timeout=seconds * 4 + 30)
+        return action
