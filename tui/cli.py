@@ -13,7 +13,7 @@ from core.errors import IllegalMoveError, NotationError
 from core.game import Side
 from core.geister import VARIANTS, variant_by_name
 from core.record import Record
-from tui import footstep_cli, solve_mini_geister, solve_nim, solved_lines
+from tui import arena_cli, footstep_cli, solve_mini_geister, solve_nim, solved_lines
 from tui.session import ALL_OPPONENTS, GameConfig, opponents_for
 
 PLAY_GAMES = [*VARIANTS, "tcg", "nim", "footstep"]
@@ -113,6 +113,9 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--setup", help="'random', or one B/R letter per set-up square (e.g. BR, BRRBBRRB)")
     play.add_argument("--side", choices=["1", "2"], default="1", help="your side: 1 moves first (default), 2 second")
     play.add_argument("--seed", type=int, help="seed for the AI and random set-ups, for reproducible games")
+    play.add_argument(
+        "--time", type=float, default=0.25, help="seconds per move for the search AIs mc, upp, ismcts (default 0.25)"
+    )
     tcg = play.add_argument_group("Twice Clap Game (tcg)")
     tcg.add_argument(
         "--n",
@@ -150,6 +153,7 @@ def build_parser() -> argparse.ArgumentParser:
     solve_mini_geister.add_commands(solvers)
     footstep_cli.add_solve_command(solvers)
     footstep_cli.add_learn_command(commands)
+    arena_cli.add_command(commands)
 
     replay = commands.add_parser(
         "replay",
@@ -228,6 +232,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return footstep_cli.run_solve(args, parser)
     if args.command == "learn":
         return footstep_cli.run_learn(args, parser)
+    if args.command == "arena":
+        return arena_cli.run(args, parser)
     if args.command == "play" and args.game == "tcg" and args.n is None:
         args.n = 3
     if args.command == "solve":
@@ -281,7 +287,16 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f"not {args.opponent!r} (perfect and human are for nim)\n",
             )
         side = Side.from_number(args.side)
-        config = GameConfig(variant=args.game, human=side, opponent=args.opponent, setup=args.setup, seed=args.seed)
+        if not 0.01 <= args.time <= 60:
+            parser.exit(2, f"nashplay play: error: --time must be 0.01..60 seconds, not {args.time}\n")
+        config = GameConfig(
+            variant=args.game,
+            human=side,
+            opponent=args.opponent,
+            setup=args.setup,
+            seed=args.seed,
+            think_time=args.time,
+        )
         if args.setup is not None and args.setup.lower() != "random":
             try:
                 variant_by_name(args.game).parse_setup(args.setup, side)

@@ -16,9 +16,18 @@ from core.notation import Move
 from core.record import Record
 from solvers.baselines import PLAYERS
 from solvers.players import Player
+from tui.search_process import SEARCH_PLAYERS, RemotePlayer, shared_process
 
-#: Opponents for every Geister-family variant.
-OPPONENTS = {name: cls.description for name, cls in PLAYERS.items()}
+#: Seconds a search AI thinks per move, unless the set-up screen or ``--time`` says otherwise (the paper's 0.25 s).
+DEFAULT_THINK_TIME = 0.25
+
+#: Opponents for every Geister-family variant: the baselines, a greedy player, and the search AIs (which think in a
+#: separate process; their descriptions are written here so that the app starts without loading numpy).
+OPPONENTS = {
+    **{name: cls.description for name, cls in PLAYERS.items()},
+    "greedy": "1-ply greedy: escape if it can, else capture the most advanced piece, else random",
+    **SEARCH_PLAYERS,
+}
 #: Opponents that exist only for Mini-Geister (2 vs 2): the solved equilibrium and the paper's mirror strategy.
 MINI_GEISTER_OPPONENTS = {
     "nash": "the Nash equilibrium (Tanaka & Takaoka): never looks at its own colours; average payoff >= 0",
@@ -33,7 +42,7 @@ def opponents_for(variant: str) -> dict[str, str]:
     return {**OPPONENTS, **MINI_GEISTER_OPPONENTS} if variant == "mini-geister" else dict(OPPONENTS)
 
 
-def make_opponent(name: str, variant: str = "mini-geister") -> Player:
+def make_opponent(name: str, variant: str = "mini-geister", think_time: float = DEFAULT_THINK_TIME) -> Player:
     if name in MINI_GEISTER_OPPONENTS and variant == "mini-geister":
         # Imported on use: the solved tables pull in numpy and the solver, which the other games do not need.
         from solvers.mini_geister_players import MirrorPlayer, NashPlayer
@@ -43,6 +52,12 @@ def make_opponent(name: str, variant: str = "mini-geister") -> Player:
         return NashPlayer("extended" if name == "nash-extended" else "base")
     if name in PLAYERS:
         return PLAYERS[name]()
+    if name in SEARCH_PLAYERS:
+        return RemotePlayer(name, think_time, shared_process(), f"{variant}-{id(object())}")
+    if name == "greedy":
+        from solvers.greedy import GreedyPlayer
+
+        return GreedyPlayer()
     raise ValueError(f"unknown opponent {name!r} for {variant}: expected one of {', '.join(opponents_for(variant))}")
 
 
@@ -56,6 +71,8 @@ class GameConfig:
     #: ``"random"`` or one letter B/R per set-up square (``BRRBBRRB``); ``None``: ask on the set-up screen.
     setup: str | None = None
     seed: int | None = None
+    #: Seconds per move for the search AIs (mc, upp, ismcts).
+    think_time: float = DEFAULT_THINK_TIME
 
     def resolved_variant(self) -> Variant:
         return variant_by_name(self.variant)
@@ -74,7 +91,7 @@ class GameSession:
         self.config = config
         self.variant = config.resolved_variant()
         self.human = config.human
-        self.opponent = make_opponent(config.opponent, config.variant)
+        self.opponent = make_opponent(config.opponent, config.variant, config.think_time)
         seed = config.seed if config.seed is not None else random.randrange(2**31)
         self.seed = seed
         self.rng = random.Random(seed)
@@ -190,8 +207,9 @@ class GameSession:
             "Player1": "human" if self.human is Side.P1 else self.opponent.name,
             "Player2": "human" if self.human is Side.P2 else self.opponent.name,
             "Human": str(self.human.number),
-            "Opponent": self.opponent.name,
+            "Opponent": self.config.opponent,
             "Seed": str(self.seed),
+            "ThinkTime": f"{self.config.think_time:g}",
         }
         record = Record.from_game(self.state, tags)
         if not reveal and not self.is_over:
@@ -212,9 +230,17 @@ class GameSession:
             human=human,
             opponent=record.tags.get("Opponent", "chototsu"),
             seed=seed,
+            think_time=_float_tag(record.tags.get("ThinkTime"), DEFAULT_THINK_TIME),
         )
         session = cls(config, states[-1])
         # Continue the opponent's random stream where a fresh one would differ from the old game: mixing in the
         # ply keeps resumed games reproducible without storing the generator's state.
         session.rng = random.Random(seed * 1_000_003 + states[-1].ply)
         return session
+
+
+def _float_tag(text: str | None, default: float) -> float:
+    try:
+        return float(text) if text else default
+    except ValueError:
+        return default

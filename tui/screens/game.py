@@ -29,6 +29,7 @@ from tui.storage import SavedGame
 from tui.widgets.board import Board
 from tui.widgets.mini_advice import MiniAdvice, MiniAdvicePanel, MoveLine
 from tui.widgets.moves import MoveList
+from tui.widgets.search_advice import SearchAdvicePanel
 
 PaletteEntry = tuple[str, str, str]
 
@@ -152,6 +153,7 @@ class GameScreen(NashplayScreen):
                 yield Static(id="status")
                 yield Static(id="captured")
                 yield MiniAdvicePanel(id="mini-advice")
+                yield SearchAdvicePanel(id="search-advice")
                 yield MoveList(id="moves")
         yield Static(id="message")
         yield Input(placeholder="move, like b1-b2 or a4-out (Enter plays, Esc cancels)", id="move-input")
@@ -206,7 +208,56 @@ class GameScreen(NashplayScreen):
         """The solved tables exist for Mini-Geister only."""
         return self.session.variant.name == "mini-geister"
 
+    #: The search AI the live advice runs for the other Geister variants (UPP: it also estimates colours).
+    ADVICE_ENGINE = "upp"
+    #: Seconds the live advice keeps searching one position, and how often it reports.
+    ADVICE_BUDGET, ADVICE_SLICE = 30.0, 0.4
+
+    def _update_search_advice(self) -> None:
+        panel = self.query_one("#search-advice", SearchAdvicePanel)
+        panel.display = not self.has_advice and self.nashplay.search_advice
+        if not panel.display:
+            self.workers.cancel_group(self, "search-advice")
+            return
+        session = self.session
+        if self.browsing is not None or not session.humans_turn:
+            self.workers.cancel_group(self, "search-advice")
+            why = "the game is over" if session.is_over else "waiting for your turn"
+            panel.show(None, self.ADVICE_ENGINE, f"Searches on your turn ({why})")
+            return
+        panel.show(None, self.ADVICE_ENGINE, "Starting the search in a background process...")
+        self.search_advice(session.view(), f"advice-{id(session)}", session.version)
+
+    @work(thread=True, exclusive=True, group="search-advice", exit_on_error=False)
+    def search_advice(self, view: GeisterView, game: str, version: int) -> None:
+        """Ask the advice process for slice after slice of the search until it is done or the position changes.
+        This thread only waits on the process, so it costs the UI nothing."""
+        from tui.search_process import advice_process, advise_in_child
+
+        worker = get_current_worker()
+        while not worker.is_cancelled:
+            try:
+                future = advice_process().submit(
+                    advise_in_child, self.ADVICE_ENGINE, game, view, self.ADVICE_SLICE, self.ADVICE_BUDGET
+                )
+                analysis = future.result(timeout=60)
+            except Exception as error:  # the panel says so; the game goes on
+                note = f"The search failed: {type(error).__name__}: {error}"
+                self.app.call_from_thread(self._show_search, None, version, note)
+                return
+            if worker.is_cancelled or analysis is None:
+                return
+            self.app.call_from_thread(self._show_search, analysis, version, "")
+            if analysis.final:
+                return
+
+    def _show_search(self, analysis: object, version: int, note: str) -> None:
+        if version == self.session.version and self.browsing is None:
+            panel = self.query_one("#search-advice", SearchAdvicePanel)
+            panel.show(analysis, self.ADVICE_ENGINE, note)  # type: ignore[arg-type]
+
     def _update_advice(self) -> None:
+        self._update_search_advice()
         panel = self.query_one("#mini-advice", MiniAdvicePanel)
         panel.display = self.has_advice and self.nashplay.mini_geister_advice
         if not panel.display:
@@ -235,10 +286,10 @@ class GameScreen(NashplayScreen):
             self.query_one("#mini-advice", MiniAdvicePanel).show(advice)
 
     def action_toggle_advice(self) -> None:
-        if not self.has_advice:
-            self.say("Advice from solved tables exists for Mini-Geister", error=True)
-            return
-        self.nashplay.mini_geister_advice = not self.nashplay.mini_geister_advice
+        if self.has_advice:
+            self.nashplay.mini_geister_advice = not self.nashplay.mini_geister_advice
+        else:
+            self.nashplay.search_advice = not self.nashplay.search_advice
         self._update_advice()
 
     def _first_mover(self) -> Side:

@@ -24,6 +24,9 @@ from tui.screens.base import NashplayScreen
 from tui.session import GameConfig, opponents_for
 from tui.widgets.choice import ChoiceButton
 
+#: The thinking times offered for the search AIs (the UPP paper's experiments used 0.25, 0.5 and 1 s).
+THINK_TIMES = (0.25, 0.5, 1.0, 2.0)
+
 
 class SetupPicker(Widget, can_focus=True):
     """The player's set-up squares, drawn as on the board; Space or Enter turns a piece red or blue."""
@@ -171,6 +174,12 @@ class SetupScreen(NashplayScreen):
                 with RadioSet(id="opponent"):
                     for name, description in opponents_for(self.variant.name).items():
                         yield ChoiceButton(f"{name}: {description}", value=name == self.config.opponent, name=name)
+                yield Label("Thinking time (mc, upp, ismcts)", classes="heading")
+                with RadioSet(id="think-time"):
+                    for seconds in THINK_TIMES:
+                        yield ChoiceButton(
+                            f"{seconds:g} s per move", value=seconds == self.config.think_time, name=f"{seconds:g}"
+                        )
         yield Static(id="setup-message")
         yield Footer()
 
@@ -182,6 +191,11 @@ class SetupScreen(NashplayScreen):
     @property
     def human(self) -> Side:
         return Side.P1 if self.query_one("#side", RadioSet).pressed_index != 1 else Side.P2
+
+    @property
+    def think_time(self) -> float:
+        pressed = self.query_one("#think-time", RadioSet).pressed_button
+        return float(pressed.name) if pressed is not None and pressed.name else self.config.think_time
 
     @property
     def opponent(self) -> str:
@@ -236,5 +250,11 @@ class SetupScreen(NashplayScreen):
         except IllegalMoveError as error:
             self.query_one("#setup-message", Static).update(Text(f"Not yet: {error}", style="bold"))
             return
-        config = replace(self.config, human=picker.side, opponent=self.opponent, setup=picker.setup.to_text())
+        config = replace(
+            self.config,
+            human=picker.side,
+            opponent=self.opponent,
+            setup=picker.setup.to_text(),
+            think_time=self.think_time,
+        )
         self.nashplay.start_game(config)

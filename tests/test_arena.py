@@ -1,0 +1,82 @@
+"""The arena: Wilson intervals, side swapping, reproducible seeded games, saved records, the command line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import pytest
+
+from core.game import Side
+from core.record import Record
+from solvers.arena import game_specs, run_match
+from solvers.players import Limit
+from solvers.stats import wilson
+from tui import arena_cli
+
+
+def test_wilson_interval() -> None:
+    lo, hi = wilson(94, 100)
+    assert lo == pytest.approx(0.875, abs=0.002) and hi == pytest.approx(0.972, abs=0.002)
+    assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == pytest.approx(1.0)
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_games_swap_first_player_and_sides() -> None:
+    specs = game_specs("geister", ("upp", "chototsu"), 8, Limit(playouts=10))
+    combos = {(s.a_side, s.first == s.a_side) for s in specs[:4]}
+    assert combos == {(Side.P1, True), (Side.P1, False), (Side.P2, True), (Side.P2, False)}
+    assert len({s.seed for s in specs}) == 8
+
+
+def test_match_is_reproducible_and_saves_records(tmp_path: Path) -> None:
+    a = run_match("geister", ("greedy", "chototsu"), 6, Limit(playouts=1), workers=1, seed=3, save_dir=str(tmp_path))
+    b = run_match("geister", ("greedy", "chototsu"), 6, Limit(playouts=1), workers=1, seed=3)
+    assert [(r.winner, r.plies) for r in a.results] == [(r.winner, r.plies) for r in b.results]
+    files = sorted(tmp_path.glob("*.ngr"))
+    assert len(files) == 6
+    record = Record.load(files[0])
+    assert len(record.replay()) == a.results[0].plies + 1
+    assert {record.tags["Player1"], record.tags["Player2"]} == {"greedy", "chototsu"}
+
+
+def test_match_on_two_processes_gives_the_same_games() -> None:
+    one = run_match("geister", ("greedy", "random"), 4, Limit(playouts=1), workers=1, seed=9)
+    two = run_match("geister", ("greedy", "random"), 4, Limit(playouts=1), workers=2, seed=9)
+    assert [(r.winner, r.plies) for r in one.results] == [(r.winner, r.plies) for r in two.results]
+
+
+def test_cli_prints_one_json_object(capsys: pytest.CaptureFixture[str]) -> None:
+    parser = argparse.ArgumentParser(prog="nashplay")
+    arena_cli.add_command(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(
+        [
+            "arena",
+            "geister",
+            "--players",
+            "greedy,chototsu",
+            "--games",
+            "4",
+            "--playouts",
+            "1",
+            "--workers",
+            "1",
+            "--json",
+        ]
+    )
+    assert arena_cli.run(args, parser) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["games"] == 4 and set(data["players"]) == {"greedy", "chototsu"}
+    row = data["players"]["greedy"]
+    assert row["wins"] + row["draws"] + row["losses"] == 4
+    assert 0 <= row["ci95"][0] <= row["win_rate"] <= row["ci95"][1] <= 1
+    assert data["avg_plies"] > 0
+
+
+def test_cli_rejects_unknown_players() -> None:
+    parser = argparse.ArgumentParser(prog="nashplay")
+    arena_cli.add_command(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["arena", "geister", "--players", "upp,nobody"])
+    with pytest.raises(SystemExit):
+        arena_cli.run(args, parser)
