@@ -1,0 +1,489 @@
+"""The network client (``tui.net``) against the protocol-faithful fake server (``fake_server.py``): whole games,
+framing over real sockets, retries, time-outs and every way a server can misbehave."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import os
+import random
+import threading
+import time
+from collections.abc import Awaitable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+from fake_server import FakeServer, ServedGame, ServerOptions, free_ports
+
+from core.game import Side
+from core.geister import GeisterState, GeisterView, Setup
+from core.notation import Move, Square
+from core.record import Record
+from solvers.baselines import ChototsuPlayer, RandomPlayer
+from tui.net import (
+    AIPlayer,
+    Clocks,
+    ConnectError,
+    Connecting,
+    ConnectionLostError,
+    ContestEvent,
+    ContestPlayer,
+    ContestSettings,
+    GameResult,
+    HumanPlayer,
+    IllegalMoveRefusedError,
+    MoveRefused,
+    MoveRequested,
+    PositionChanged,
+    RejectedError,
+    ServerProtocolError,
+    ServerSilentError,
+    play_game,
+)
+
+HOST = "127.0.0.1"
+T = TypeVar("T")
+
+
+def run(coroutine: Awaitable[T]) -> T:
+    return asyncio.run(coroutine)  # type: ignore[arg-type]
+
+
+def ai(name: str, seed: int) -> AIPlayer:
+    player = RandomPlayer() if name == "random" else ChototsuPlayer()
+    return AIPlayer(player, random.Random(seed))
+
+
+async def match(
+    server: FakeServer,
+    first: ContestPlayer,
+    second: ContestPlayer,
+    settings: ContestSettings | None = None,
+    save_dir: Path | None = None,
+    events: list[ContestEvent] | None = None,
+) -> tuple[GameResult | BaseException, GameResult | BaseException]:
+    """One game between two clients through ``server``; exceptions are returned, not raised."""
+    on_event = events.append if events is not None else None
+    one, two = await asyncio.gather(
+        play_game(HOST, server.ports[0], first, settings=settings, save_dir=save_dir, on_event=on_event),
+        play_game(HOST, server.ports[1], second, settings=settings, save_dir=save_dir),
+        return_exceptions=True,
+    )
+    return one, two
+
+
+def finished(result: GameResult | BaseException) -> GameResult:
+    assert isinstance(result, GameResult), result
+    return result
+
+
+# --------------------------------------------------------------------------------------------------- whole games
+
+
+def check_against_engine(results: tuple[GameResult, GameResult], served: ServedGame) -> None:
+    """Both clients saw the server's game: the same moves, the server's set-ups (mapped independently by the fake
+    server), the server's results, and the engine's positions when their records are replayed."""
+    assert served.violations == []
+    assert served.state is not None
+    assert [r.result for r in results] == served.results
+    assert [r.side for r in results] == [Side.P1, Side.P2]
+    for result in results:
+        record = Record.parse(result.record.to_text())
+        assert [Move.parse(m.text) for m in record.moves] == served.moves
+        assert record.tags["Setup1"] == served.state.setup(Side.P1).to_text()  # type: ignore[union-attr]
+        assert record.tags["Setup2"] == served.state.setup(Side.P2).to_text()  # type: ignore[union-attr]
+        states = record.replay()
+        assert states[-1].position() == served.state.position()
+        assert result.outcome == served.state.outcome()
+        if served.state.variant.ply_limit == 300:  # records replay with the standard limit
+            assert states[-1].outcome() == served.state.outcome()
+        assert result.final_view is not None
+        assert result.final_view.position() == served.state.position()  # every colour revealed at the end
+        assert result.plies == len(served.moves)
+        # Every board the server sent is in the record, as a comment or the ServerStart tag.
+        comments = " ".join(m.comment or "" for m in record.moves) + record.tags.get("ServerStart", "")
+        for viewer, board in served.boards_sent:
+            if viewer == int(result.side):
+                assert board in comments
+
+
+@pytest.mark.parametrize(("first", "second", "seed"), [("random", "chototsu", 1), ("chototsu", "random", 2)])
+def test_two_clients_play_the_engines_game(first: str, second: str, seed: int, tmp_path: Path) -> None:
+    async def main() -> tuple[Any, Any, ServedGame]:
+        async with FakeServer(seed=seed) as server:
+            one, two = await match(server, ai(first, seed), ai(second, seed + 100), save_dir=tmp_path)
+            return one, two, (await server.wait_games(1))[0]
+
+    one, two, served = run(main())
+    results = (finished(one), finished(two))
+    check_against_engine(results, served)
+    saved = sorted(tmp_path.glob("*.ngr"))
+    assert len(saved) == 2
+    assert {r.record_path for r in results} == set(saved)
+    for path in saved:
+        Record.load(path).replay()
+
+
+class Recorder:
+    """Plays like ``inner`` and keeps every view it is given."""
+
+    def __init__(self, inner: AIPlayer) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.views: list[GeisterView] = []
+
+    async def choose_setup(self, view: GeisterView) -> Setup | str:
+        return await self.inner.choose_setup(view)
+
+    async def choose_move(self, view: GeisterView, clocks: Clocks) -> Move:
+        self.views.append(view)
+        return await self.inner.choose_move(view, clocks)
+
+
+@pytest.mark.parametrize("seed", [11, 12])
+def test_players_get_exactly_the_engines_views(seed: int) -> None:
+    """What our AIs see through the server is what ``GeisterState.view`` gives in the same game: the opponent's
+    pieces unknown, captured ones with their colours, every move, our set-up; nothing more, nothing less."""
+    players = (Recorder(ai("random", seed)), Recorder(ai("random", seed + 1)))
+
+    async def main() -> ServedGame:
+        async with FakeServer() as server:
+            await match(server, *players)
+            return (await server.wait_games(1))[0]
+
+    served = run(main())
+    assert served.state is not None and served.results
+    setups = [served.state.setup(side) for side in Side]
+    state = GeisterState.from_setups(served.state.variant, setups[0], setups[1])  # type: ignore[arg-type]
+    expected: list[list[GeisterView]] = [[], []]
+    for move in served.moves:
+        expected[state.to_move].append(state.view(state.to_move))
+        state.push(move)
+    for side in Side:
+        assert players[side].views == expected[side]
+    assert any(view.captured for view in players[0].views + players[1].views)
+
+
+def test_events_follow_the_game() -> None:
+    events: list[ContestEvent] = []
+
+    async def main() -> Any:
+        async with FakeServer() as server:
+            return await match(server, ai("random", 5), ai("chototsu", 6), events=events)
+
+    one, _ = run(main())
+    result = finished(one)
+    opponent_moves = [e.opponent_move for e in events if isinstance(e, PositionChanged) and e.opponent_move]
+    own_moves = [e.own_move for e in events if isinstance(e, PositionChanged) and e.own_move]
+    assert len(opponent_moves) + len(own_moves) == result.plies
+    asked = [e for e in events if isinstance(e, MoveRequested)]
+    assert asked and all(e.view.my_turn for e in asked)
+    assert all(0 <= e.clocks.ours <= 600 for e in asked)
+
+
+class Shuffler:
+    """Moves one back-row piece sideways and back for ever: the game can only end by the ply limit."""
+
+    name = "shuffler"
+
+    async def choose_setup(self, view: GeisterView) -> Setup | str:
+        return "ABCD"
+
+    async def choose_move(self, view: GeisterView, clocks: Clocks) -> Move:
+        rank = 0 if view.viewer is Side.P1 else 5
+        pair = {Square(0, rank), Square(1, rank)}
+        for move in view.legal_moves():
+            if move.src in pair and move.dst in pair:
+                return move
+        raise AssertionError("the shuffle is blocked")
+
+
+def test_ply_limit_draw_at_200() -> None:
+    settings = ContestSettings(ply_limit=200)
+
+    async def main() -> Any:
+        async with FakeServer(ServerOptions(ply_limit=200)) as server:
+            one, two = await match(server, Shuffler(), Shuffler(), settings)
+            return one, two, (await server.wait_games(1))[0]
+
+    one, two, served = run(main())
+    results = (finished(one), finished(two))
+    assert [r.result for r in results] == ["draw", "draw"]
+    assert all(r.plies == 200 and "200 plies" in r.outcome.reason for r in results)
+    check_against_engine(results, served)
+    assert results[0].record.tags["PlyLimit"] == "200"
+
+
+# ------------------------------------------------------------------------------------------------- framing on the wire
+
+
+def test_messages_split_across_reads() -> None:
+    async def main() -> Any:
+        async with FakeServer(ServerOptions(split_writes=4, nodelay=True)) as server:
+            one, two = await match(server, ai("chototsu", 1), ai("chototsu", 2))
+            return one, two, (await server.wait_games(1))[0]
+
+    one, two, served = run(main())
+    results = (finished(one), finished(two))
+    check_against_engine(results, served)
+    assert all(r.stats.partial_reads > 0 for r in results)
+
+
+def test_messages_joined_in_one_read() -> None:
+    async def main() -> Any:
+        async with FakeServer(ServerOptions(join_writes=True)) as server:
+            one, two = await match(server, ai("random", 3), ai("chototsu", 4))
+            return one, two, (await server.wait_games(1))[0]
+
+    one, two, served = run(main())
+    results = (finished(one), finished(two))
+    check_against_engine(results, served)
+    assert all(r.stats.joined_reads > 0 for r in results)
+
+
+# --------------------------------------------------------------------------------------------------- connecting
+
+
+def test_connection_refused_then_the_server_comes_up() -> None:
+    events: list[ContestEvent] = []
+
+    async def main() -> Any:
+        with free_ports() as ports:
+            settings = ContestSettings(connect_deadline=10)
+            games = asyncio.gather(
+                play_game(HOST, ports[0], ai("random", 1), settings=settings, on_event=events.append),
+                play_game(HOST, ports[1], ai("chototsu", 2), settings=settings),
+            )
+            await asyncio.sleep(0.4)
+            async with FakeServer(ServerOptions(ports=(ports[0], ports[1]))):
+                return await games
+
+    one, two = run(main())
+    assert finished(one).result in ("won", "lost", "draw") and finished(two).result
+    retries = [e for e in events if isinstance(e, Connecting)]
+    assert retries and "connection refused" in retries[0].text and "retrying in" in retries[0].text
+
+
+def test_giving_up_after_the_deadline() -> None:
+    async def main() -> None:
+        with free_ports(1) as ports:
+            await play_game(HOST, ports[0], ai("random", 1), settings=ContestSettings(connect_deadline=0.6))
+
+    started = time.monotonic()
+    with pytest.raises(ConnectError, match=r"gave up connecting to 127\.0\.0\.1:\d+ after .*is the server running"):
+        run(main())
+    assert time.monotonic() - started < 3
+
+
+# ------------------------------------------------------------------------------------------------- misbehaving servers
+
+
+def test_server_closes_mid_game(tmp_path: Path) -> None:
+    async def main() -> Any:
+        async with FakeServer(ServerOptions(close_at_ply=6)) as server:
+            return await match(server, ai("random", 1), ai("random", 2), save_dir=tmp_path)
+
+    one, two = run(main())
+    # The first player never saw the sixth move (its board never came); the second played it.
+    for error, known in ((one, 5), (two, 6)):
+        assert isinstance(error, ConnectionLostError)
+        assert "closed the connection before the game ended" in str(error)
+        assert error.record_path is not None and error.record_path.exists()
+        assert str(error.record_path) in str(error)
+        record = Record.load(error.record_path)
+        assert record.result == "*" and len(record.moves) == known
+        record.replay()
+
+
+def test_server_sends_a_malformed_line(tmp_path: Path) -> None:
+    async def main() -> Any:
+        async with FakeServer(ServerOptions(malformed_at_ply=4)) as server:
+            one, two = await match(server, ai("random", 1), ai("random", 2), save_dir=tmp_path)
+            return one, two, (await server.wait_games(1))[0]
+
+    one, two, served = run(main())
+    assert isinstance(one, ServerProtocolError)
+    assert "unexpected message" in str(one) or "48 characters" in str(one)
+    assert one.record is not None and len(one.record.moves) == 3  # the fourth move came in the bad line
+    assert finished(two).result == "won"  # the other player wins by the disconnection
+    assert served.results == ["lost", "won"]
+
+
+def test_server_answers_ng_unexpectedly(tmp_path: Path) -> None:
+    async def main() -> Any:
+        async with FakeServer(ServerOptions(reject_at_ply=5)) as server:
+            one, two = await match(server, ai("random", 1), ai("random", 2), save_dir=tmp_path)
+            return one, two, (await server.wait_games(1))[0]
+
+    one, two, served = run(main())
+    assert isinstance(two, RejectedError)
+    assert "rejected our move" in str(two) and "counts that as a loss" in str(two)
+    assert two.record is not None and two.record.tags["ServerResult"] == "lost"
+    assert two.record_path is not None and Record.load(two.record_path).result == "1-0"
+    assert finished(one).result == "won"
+    assert served.violations == []
+
+
+def test_a_silent_server_times_out() -> None:
+    async def silent(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        writer.write(b"SET?\r\n")
+        await reader.read(100)
+        await asyncio.sleep(5)
+        writer.close()
+
+    async def main() -> None:
+        server = await asyncio.start_server(silent, HOST, 0)
+        port = server.sockets[0].getsockname()[1]
+        try:
+            settings = ContestSettings(start_timeout=0.3, grace=0.1, budget=0.1, per_move=0.1)
+            await play_game(HOST, port, ai("random", 1), settings=settings)
+        finally:
+            server.close()
+
+    with pytest.raises(ServerSilentError, match="sent nothing"):
+        run(main())
+
+
+# --------------------------------------------------------------------------------------------------- our own moves
+
+
+class Blunderer:
+    """Always plays from an empty square: every move it chooses is illegal."""
+
+    name = "blunderer"
+
+    async def choose_setup(self, view: GeisterView) -> Setup | str:
+        return "BCFG"
+
+    async def choose_move(self, view: GeisterView, clocks: Clocks) -> Move:
+        return Move.parse("c3-c4") if view.piece_at(Square.parse("c3")) is None else Move.parse("a3-a4")
+
+
+def test_an_illegal_move_is_never_sent() -> None:
+    events: list[ContestEvent] = []
+
+    async def main() -> Any:
+        async with FakeServer() as server:
+            one, two = await match(server, Blunderer(), ai("random", 2), events=events)
+            return one, two, (await server.wait_games(1))[0]
+
+    one, two, served = run(main())
+    assert isinstance(one, IllegalMoveRefusedError)
+    assert "nothing was sent" in str(one)
+    refused = [e for e in events if isinstance(e, MoveRefused)]
+    assert len(refused) == 3 and "no piece on c3" in refused[0].reason
+    assert not any(line.startswith("MOV:") for player, line in served.commands if player == 0)
+    assert served.violations == []
+    assert finished(two).result == "won"
+
+
+class Sleeper:
+    """Plays like ``inner`` but thinks too long on its second move."""
+
+    def __init__(self, inner: AIPlayer, delay: float) -> None:
+        self.inner = inner
+        self.name = "sleeper"
+        self.delay = delay
+        self.moves = 0
+
+    async def choose_setup(self, view: GeisterView) -> Setup | str:
+        return await self.inner.choose_setup(view)
+
+    async def choose_move(self, view: GeisterView, clocks: Clocks) -> Move:
+        self.moves += 1
+        if self.moves == 2:
+            await asyncio.sleep(self.delay)
+        return await self.inner.choose_move(view, clocks)
+
+
+def test_running_out_of_time_loses() -> None:
+    options = ServerOptions(budget=0.2, per_move=0.1, whole_seconds=False)
+    settings = ContestSettings(budget=0.2, per_move=0.1, whole_seconds=False, grace=2)
+
+    async def main() -> Any:
+        async with FakeServer(options) as server:
+            one, two = await match(server, Sleeper(ai("random", 1), 0.5), ai("random", 2), settings)
+            return one, two, (await server.wait_games(1))[0]
+
+    one, two, served = run(main())
+    assert finished(one).result == "lost" and finished(two).result == "won"
+    assert "on time" in finished(one).outcome.reason
+    assert served.reason == "player 1 ran out of time"
+    assert Record.parse(finished(one).record.to_text()).result == "0-1"
+
+
+def test_the_human_player_is_driven_by_events() -> None:
+    human = HumanPlayer()
+    rng = random.Random(4)
+    moves_asked = 0
+
+    def on_event(event: ContestEvent) -> None:
+        nonlocal moves_asked
+        if isinstance(event, MoveRequested):
+            moves_asked += 1
+            # The UI answers later, from the event loop (as a key press would).
+            move = rng.choice(event.view.legal_moves())
+            asyncio.get_running_loop().call_soon(human.submit_move, move)
+
+    async def main() -> Any:
+        async with FakeServer() as server:
+            game = asyncio.ensure_future(play_game(HOST, server.ports[0], human, on_event=on_event))
+            second = asyncio.ensure_future(play_game(HOST, server.ports[1], ai("chototsu", 1)))
+            while human.waiting_for != "setup":
+                await asyncio.sleep(0.01)
+            with pytest.raises(RuntimeError, match="not waiting for a move"):
+                human.submit_move(Move.parse("b2-b3"))
+            human.submit_setup("BCFG")
+            return await asyncio.gather(game, second)
+
+    one, _ = run(main())
+    assert finished(one).record.tags["Player1"] == "human"
+    assert moves_asked >= finished(one).plies // 2
+
+
+# --------------------------------------------------------------------------------------------------- many games
+
+
+def open_fds() -> int:
+    return len(os.listdir("/proc/self/fd")) if os.path.isdir("/proc/self/fd") else 0
+
+
+def test_many_games_in_a_row_leak_nothing(tmp_path: Path) -> None:
+    games = 30
+
+    async def main() -> list[GameResult]:
+        results: list[GameResult] = []
+        async with FakeServer() as server:
+            for number in range(games):
+                one, two = await match(server, ai("chototsu", number), ai("random", 1000 + number))
+                results += [finished(one), finished(two)]
+            assert len(await server.wait_games(games)) == games
+            assert all(not g.violations for g in server.games)
+        return results
+
+    run(main())  # warm-up: imports, the event loop's first allocations
+    gc.collect()
+    fds, threads = open_fds(), threading.active_count()
+    started = time.monotonic()
+    results = run(main())
+    elapsed = time.monotonic() - started
+    gc.collect()
+    assert len(results) == 2 * games
+    assert open_fds() <= fds
+    assert threading.active_count() <= threads
+    assert elapsed < 20
+
+
+def test_play_game_never_leaves_a_socket_open_after_an_error() -> None:
+    async def main() -> None:
+        for _ in range(5):
+            async with FakeServer(ServerOptions(close_at_ply=2)) as server:
+                await match(server, ai("random", 1), ai("random", 2))
+
+    run(main())
+    gc.collect()
+    fds = open_fds()
+    run(main())
+    gc.collect()
+    assert open_fds() <= fds

@@ -1,0 +1,759 @@
+"""The asyncio connection to a Geister contest server, on top of ``core.contest`` (which holds the protocol itself).
+
+What this module adds is everything that touches the network and the clock:
+
+* connecting with retries (exponential back-off up to a deadline, each wait reported), because the server refuses
+  connections until it is up and in the short gap between games;
+* CR LF framing of whatever the reads deliver, and ``TCP_QUICKACK`` before each receive where the platform has it
+  (the server writes small messages without ``TCP_NODELAY``; without quick ACKs each move stalls ~40 ms);
+* time-outs on every read, derived from the opponent's clock, so a silent server never hangs us;
+* ``play_game``: one whole game for any ``ContestPlayer`` (an AI adapter, or the app's human whose move comes from
+  the board), with events for a UI, local clocks, and the record saved however the game ends.
+
+Errors are ``ContestError`` subclasses with a message a user can act on; each carries the record of the game so
+far (``record``) and where it was saved (``record_path``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import random
+import socket
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal, Protocol
+
+from core.contest import (
+    DEFAULT_BUDGET,
+    DEFAULT_PER_MOVE,
+    DEFAULT_PLY_LIMIT,
+    Accepted,
+    Board,
+    Clock,
+    ContestGame,
+    GameOver,
+    LineFramer,
+    Message,
+    MoveRequest,
+    ProtocolError,
+    Rejected,
+    Result,
+    SetRequest,
+    parse_message,
+    side_for_port,
+)
+from core.errors import IllegalMoveError, NotationError
+from core.game import Outcome, Side
+from core.geister import GeisterView, Piece, Setup
+from core.notation import Move
+from core.record import Record
+from solvers.players import Limit, Player
+
+__all__ = [
+    "AIPlayer",
+    "Clocks",
+    "ConnectError",
+    "Connected",
+    "Connecting",
+    "Connection",
+    "ConnectionLostError",
+    "ContestError",
+    "ContestEvent",
+    "ContestPlayer",
+    "ContestSettings",
+    "GameAborted",
+    "GameFinished",
+    "GameResult",
+    "HumanPlayer",
+    "IllegalMoveRefusedError",
+    "MoveRefused",
+    "MoveRequested",
+    "PositionChanged",
+    "RejectedError",
+    "ServerProtocolError",
+    "ServerSilentError",
+    "SetupRequested",
+    "play_game",
+]
+
+
+# --------------------------------------------------------------------------------------------------- settings
+
+
+@dataclass(frozen=True)
+class ContestSettings:
+    """Everything about a server that differs between contests, plus our own patience."""
+
+    #: The server's draw limit: 300 in the reference server, 200 in some forks.
+    ply_limit: int = DEFAULT_PLY_LIMIT
+    #: The server's time settings (seconds): a budget per player, then an allowance per move.
+    budget: float = DEFAULT_BUDGET
+    per_move: float = DEFAULT_PER_MOVE
+    #: Whether the server charges whole seconds (it does); the local clocks follow.
+    whole_seconds: bool = True
+    #: Give up connecting after this many seconds of refused connections.
+    connect_deadline: float = 30.0
+    #: Longest wait for the game to start (the opponent may connect and set up late).
+    start_timeout: float = 600.0
+    #: Wait this much beyond the opponent's clock before calling the server silent.
+    grace: float = 15.0
+    #: Set ``TCP_QUICKACK`` before each receive (Linux); off only to measure what it saves.
+    quickack: bool = True
+    #: How many illegal moves a player may choose in one turn (each refused locally) before we give up the game.
+    illegal_attempts: int = 3
+    #: Seconds kept in hand when an AI's thinking time is cut to fit the clock.
+    safety_margin: float = 1.0
+
+
+# --------------------------------------------------------------------------------------------------- errors
+
+
+class ContestError(Exception):
+    """A game on the server could not be played to its end; ``str(error)`` says why in words a user can act on."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+        #: The record of the game so far (``None`` before the game began).
+        self.record: Record | None = None
+        #: Where that record was saved, if it was.
+        self.record_path: Path | None = None
+
+    def __str__(self) -> str:
+        if self.record_path is not None:
+            return f"{self.message} (the record so far is saved in {self.record_path})"
+        return self.message
+
+
+class ConnectError(ContestError):
+    """No connection could be made before the deadline (the server is not running, or the address is wrong)."""
+
+
+class ConnectionLostError(ContestError):
+    """The server closed the connection (or it broke) before the game ended."""
+
+
+class ServerSilentError(ContestError):
+    """The server sent nothing for longer than the clocks allow."""
+
+
+class ServerProtocolError(ContestError):
+    """The server sent something malformed, or a board that disagrees with the game so far."""
+
+
+class RejectedError(ContestError):
+    """The server answered ``NG`` to a move or set-up we had checked (it counts a rejected move as a loss)."""
+
+
+class IllegalMoveRefusedError(ContestError):
+    """Our player kept choosing illegal moves; none was sent (the server would count it as a loss)."""
+
+
+# --------------------------------------------------------------------------------------------------- clocks, events
+
+
+@dataclass(frozen=True)
+class Clocks:
+    """Both players' time as tracked locally. ``running`` is whose clock runs since ``since`` (``time.monotonic``):
+    a UI shows ``remaining - (now - since)`` for that side and ticks without asking the network."""
+
+    ours: float
+    theirs: float
+    per_move: float
+    running: Literal["ours", "theirs"] | None
+    since: float
+
+    def our_allowance(self) -> float:
+        """The longest our current move may take (what is left of the budget plus the per-move allowance)."""
+        return self.ours + self.per_move
+
+
+@dataclass(frozen=True)
+class Connecting:
+    """A connection attempt failed; we try again in ``retry_in`` seconds (``elapsed`` since the first attempt)."""
+
+    host: str
+    port: int
+    attempt: int
+    error: str
+    retry_in: float
+    elapsed: float
+
+    @property
+    def text(self) -> str:
+        return (
+            f"cannot connect to {self.host}:{self.port} ({self.error}); "
+            f"retrying in {self.retry_in:.1f} s (attempt {self.attempt}, {self.elapsed:.0f} s so far)"
+        )
+
+
+@dataclass(frozen=True)
+class Connected:
+    host: str
+    port: int
+    attempts: int
+
+
+@dataclass(frozen=True)
+class SetupRequested:
+    """The server asks for our set-up; ``view`` is a set-up phase view for our (assumed) side."""
+
+    view: GeisterView
+
+
+@dataclass(frozen=True)
+class PositionChanged:
+    """The position changed: the opponent moved (``opponent_move``) or our move was accepted (``own_move``,
+    with the piece it ``captured``, colour shown when the server told it). ``view`` is ours, as the board draws it;
+    the last one of a game comes with the result, every colour revealed (``view.outcome`` is set)."""
+
+    view: GeisterView
+    opponent_move: Move | None
+    own_move: Move | None
+    captured: Piece | None
+    clocks: Clocks
+    board: Board | None
+
+
+@dataclass(frozen=True)
+class MoveRequested:
+    """Our turn: the player is being asked for a move."""
+
+    view: GeisterView
+    clocks: Clocks
+
+
+@dataclass(frozen=True)
+class MoveRefused:
+    """The player chose an illegal move; it was not sent, and the player is asked again."""
+
+    move: Move
+    reason: str
+    attempt: int
+
+
+@dataclass(frozen=True)
+class GameFinished:
+    result: GameResult
+
+
+@dataclass(frozen=True)
+class GameAborted:
+    """The game could not be finished; ``error`` says why (its ``record_path``: where the record went)."""
+
+    error: ContestError
+
+
+ContestEvent = (
+    Connecting | Connected | SetupRequested | PositionChanged | MoveRequested | MoveRefused | GameFinished | GameAborted
+)
+EventCallback = Callable[[ContestEvent], None]
+
+
+@dataclass
+class ConnectionStats:
+    """What the reads looked like (for the tests of framing, and for measuring latency)."""
+
+    reads: int = 0
+    lines: int = 0
+    #: Reads that ended inside a message (the rest came in a later read).
+    partial_reads: int = 0
+    #: Reads that held two messages or more.
+    joined_reads: int = 0
+    #: Seconds from sending each move to the server's answer (OK/OKR/OKB, NG, or the result).
+    round_trips: list[float] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One finished game: the server's result, the outcome with its reason, and the record."""
+
+    result: Result
+    outcome: Outcome
+    side: Side
+    plies: int
+    record: Record
+    record_path: Path | None
+    final_view: GeisterView | None
+    #: Set when the server's result differs from what the moves gave (kept for the user to see).
+    note: str | None
+    seconds: float
+    stats: ConnectionStats
+
+    @property
+    def summary(self) -> str:
+        return f"{self.result} as {self.side}, {self.plies} plies: {self.outcome.reason}"
+
+
+# --------------------------------------------------------------------------------------------------- players
+
+
+class ContestPlayer(Protocol):
+    """Whoever chooses our moves: an AI (``AIPlayer``) or the app's human (``HumanPlayer``)."""
+
+    name: str
+
+    async def choose_setup(self, view: GeisterView) -> Setup | str:
+        """A set-up for ``view.viewer``, or the letters of the 4 red pieces (``"BCFG"``)."""
+        ...
+
+    async def choose_move(self, view: GeisterView, clocks: Clocks) -> Move:
+        """A legal move in ``view`` (an illegal one is refused locally and the player asked again)."""
+        ...
+
+
+class AIPlayer:
+    """A ``solvers`` player (``choose(view, rng, limit)``) as a contest player.
+
+    Its thinking time is ``time`` per move (``None``: the player's own default), cut to fit the clock: the server
+    counts running out as a loss.
+    ``in_thread`` runs it in a worker thread, so that the event loop stays free (the app); headless play runs it
+    inline, which is faster on a busy machine. ``setup`` fixes the set-up (red letters) instead of asking the AI.
+    """
+
+    def __init__(
+        self,
+        player: Player,
+        rng: random.Random | None = None,
+        time: float | None = None,
+        setup: str | None = None,
+        in_thread: bool = False,
+        safety_margin: float = 1.0,
+    ) -> None:
+        self.player = player
+        self.name = player.name
+        self.rng = rng or random.Random()
+        self.time = time
+        self.setup = setup
+        self.in_thread = in_thread
+        self.safety_margin = safety_margin
+
+    async def choose_setup(self, view: GeisterView) -> Setup | str:
+        if self.setup is not None:
+            return self.setup
+        choice = await self._choose(view, Limit(time=self.time))
+        if not isinstance(choice, Setup):
+            raise TypeError(f"{self.name} answered the set-up with {choice!r}")
+        return choice
+
+    async def choose_move(self, view: GeisterView, clocks: Clocks) -> Move:
+        budget = max(0.01, clocks.our_allowance() - self.safety_margin)
+        if self.time is not None:
+            limit = Limit(time=min(self.time, budget))
+        else:  # the player's own default (a fraction of a second for the search AIs), unless the clock is short
+            limit = Limit(time=budget) if budget < 1.0 else Limit()
+        choice = await self._choose(view, limit)
+        if not isinstance(choice, Move):
+            raise TypeError(f"{self.name} answered a move request with {choice!r}")
+        return choice
+
+    async def _choose(self, view: GeisterView, limit: Limit) -> Any:
+        if self.in_thread:
+            return await asyncio.to_thread(self.player.choose, view, self.rng, limit)
+        return self.player.choose(view, self.rng, limit)
+
+
+class HumanPlayer:
+    """The app's player: ``choose_*`` wait until the UI calls ``submit_setup`` / ``submit_move``.
+
+    The app runs ``play_game`` in its own event loop (an async worker); on ``MoveRequested`` it lets the user pick a
+    move on the board and calls ``submit_move(move)``. A move the rules forbid comes back as ``MoveRefused``.
+    """
+
+    name = "human"
+
+    def __init__(self) -> None:
+        self._future: asyncio.Future[Any] | None = None
+        self.waiting_for: Literal["setup", "move"] | None = None
+
+    async def choose_setup(self, view: GeisterView) -> Setup | str:
+        answer = await self._wait("setup")
+        assert isinstance(answer, Setup | str)
+        return answer
+
+    async def choose_move(self, view: GeisterView, clocks: Clocks) -> Move:
+        answer = await self._wait("move")
+        assert isinstance(answer, Move)
+        return answer
+
+    async def _wait(self, what: Literal["setup", "move"]) -> Any:
+        self._future = asyncio.get_running_loop().create_future()
+        self.waiting_for = what
+        try:
+            return await self._future
+        finally:
+            self._future = None
+            self.waiting_for = None
+
+    def submit_setup(self, setup: Setup | str) -> None:
+        self._submit("setup", setup)
+
+    def submit_move(self, move: Move) -> None:
+        self._submit("move", move)
+
+    def _submit(self, what: str, answer: Any) -> None:
+        if self._future is None or self.waiting_for != what or self._future.done():
+            raise RuntimeError(f"the game is not waiting for a {what} now")
+        self._future.set_result(answer)
+
+
+# --------------------------------------------------------------------------------------------------- connection
+
+
+def _quickack(sock: Any) -> None:
+    option = getattr(socket, "TCP_QUICKACK", None)
+    if option is None or sock is None:
+        return
+    with contextlib.suppress(OSError):
+        sock.setsockopt(socket.IPPROTO_TCP, option, 1)
+
+
+class Connection:
+    """One TCP connection to the server: CR LF lines in both directions, reads with time-outs."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, quickack: bool = True) -> None:
+        self._reader = reader
+        self._writer = writer
+        self._quickack = quickack
+        self._framer = LineFramer()
+        self._lines: collections.deque[str] = collections.deque()
+        self.stats = ConnectionStats()
+        self.closed = False
+
+    @classmethod
+    async def open(
+        cls,
+        host: str,
+        port: int,
+        deadline: float = 30.0,
+        quickack: bool = True,
+        on_event: EventCallback | None = None,
+    ) -> Connection:
+        """Connect, retrying refused connections with exponential back-off (0.05 s doubling to 2 s) for up to
+        ``deadline`` seconds; each failed attempt is reported as a ``Connecting`` event. Never probes: a connection
+        that succeeds is kept, because the server makes every connection a player."""
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        attempt = 0
+        delay = 0.05
+        while True:
+            attempt += 1
+            left = deadline - (loop.time() - started)
+            try:
+                reader, writer = await asyncio.wait_for(
+                    asyncio.open_connection(host, port), timeout=max(0.05, min(left, 10.0))
+                )
+            except socket.gaierror as error:
+                raise ConnectError(f"cannot find the server {host!r}: {error.strerror or error}") from None
+            except (OSError, TimeoutError) as error:
+                reason = _describe(error)
+                elapsed = loop.time() - started
+                if elapsed + delay > deadline:
+                    raise ConnectError(
+                        f"gave up connecting to {host}:{port} after {elapsed:.0f} s and {attempt} attempts "
+                        f"({reason}): is the server running, and is this its address and port?"
+                    ) from None
+                if on_event is not None:
+                    on_event(Connecting(host, port, attempt, reason, delay, elapsed))
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 2.0)
+                continue
+            if on_event is not None:
+                on_event(Connected(host, port, attempt))
+            return cls(reader, writer, quickack)
+
+    async def send(self, line: str) -> None:
+        """Send one command with its CR LF, in one write."""
+        if "\r" in line or "\n" in line:
+            raise ValueError(f"a command is one line: {line!r}")
+        try:
+            self._writer.write(line.encode("ascii") + b"\r\n")
+            await self._writer.drain()
+        except (OSError, RuntimeError) as error:
+            raise ConnectionLostError(f"the connection broke while sending {line!r} ({_describe(error)})") from None
+
+    async def receive(self, timeout: float) -> tuple[Message, str]:
+        """The next message and its raw line; raises ``ServerSilentError`` after ``timeout`` seconds without a
+        complete line, ``ConnectionLostError`` when the server closes, ``ServerProtocolError`` for a bad line."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while not self._lines:
+            if self._quickack:
+                _quickack(self._writer.get_extra_info("socket"))
+            try:
+                data = await asyncio.wait_for(self._reader.read(4096), timeout=max(0.0, deadline - loop.time()))
+            except TimeoutError:
+                raise ServerSilentError(f"the server sent nothing for {timeout:.0f} s") from None
+            except OSError as error:
+                raise ConnectionLostError(f"the connection to the server broke ({_describe(error)})") from None
+            if not data:
+                raise ConnectionLostError("the server closed the connection before the game ended")
+            try:
+                lines = self._framer.feed(data)
+            except ProtocolError as error:
+                raise ServerProtocolError(str(error)) from None
+            self.stats.reads += 1
+            self.stats.lines += len(lines)
+            self.stats.partial_reads += bool(self._framer.pending)
+            self.stats.joined_reads += len(lines) > 1
+            self._lines.extend(lines)
+        line = self._lines.popleft()
+        try:
+            return parse_message(line), line
+        except ProtocolError as error:
+            raise ServerProtocolError(str(error)) from None
+
+    async def close(self) -> None:
+        """Close our side and wait (briefly) until the socket is released; safe to call twice."""
+        if self.closed:
+            return
+        self.closed = True
+        self._writer.close()
+        with contextlib.suppress(OSError, TimeoutError):
+            await asyncio.wait_for(self._writer.wait_closed(), timeout=2.0)
+
+
+def _describe(error: BaseException) -> str:
+    if isinstance(error, ConnectionRefusedError):
+        return "connection refused"
+    if isinstance(error, TimeoutError):
+        return "no answer"
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror.lower()
+    return str(error) or type(error).__name__
+
+
+# --------------------------------------------------------------------------------------------------- one game
+
+
+def record_path(save_dir: Path, game_number: int | None, side: Side) -> Path:
+    """A new file name in ``save_dir`` for a game record (never overwrites)."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    number = f"-{game_number:04d}" if game_number is not None else ""
+    base = f"contest-{stamp}{number}-p{side.number}"
+    path = save_dir / f"{base}.ngr"
+    extra = 1
+    while path.exists():
+        extra += 1
+        path = save_dir / f"{base}-{extra}.ngr"
+    return path
+
+
+class _Game:
+    """The state of one ``play_game`` call (kept in an object so the error path can reach it)."""
+
+    def __init__(
+        self,
+        connection: Connection,
+        player: ContestPlayer,
+        settings: ContestSettings,
+        game: ContestGame,
+        emit: EventCallback,
+    ) -> None:
+        self.connection = connection
+        self.player = player
+        self.settings = settings
+        self.game = game
+        self.emit = emit
+        self.ours = Clock(settings.budget, settings.per_move, settings.whole_seconds)
+        self.theirs = Clock(settings.budget, settings.per_move, settings.whole_seconds)
+        self.running: Literal["ours", "theirs"] | None = None
+        self.since = time.monotonic()
+
+    def clocks(self) -> Clocks:
+        return Clocks(self.ours.remaining, self.theirs.remaining, self.settings.per_move, self.running, self.since)
+
+    def run_clock(self, who: Literal["ours", "theirs"] | None) -> None:
+        """Stop the running clock (charging its player) and start ``who``'s."""
+        now = time.monotonic()
+        if self.running == "ours":
+            self.ours.charge(now - self.since)
+        elif self.running == "theirs":
+            self.theirs.charge(now - self.since)
+        self.running, self.since = who, now
+
+    def wait_limit(self) -> float:
+        """How long to wait for the server: the opponent's whole allowance, plus grace; more before the first board
+        (the opponent may connect and set up late)."""
+        limit = self.theirs.allowance() + self.settings.grace
+        if self.game.state is None:
+            limit += self.settings.start_timeout
+        return limit
+
+    async def play(self) -> Outcome:
+        connection, game = self.connection, self.game
+        message, line = await connection.receive(self.settings.start_timeout)
+        if isinstance(message, GameOver):
+            return game.on_game_over(message, line)
+        if not isinstance(message, SetRequest):
+            raise ServerProtocolError(f"the server opened with {line!r} instead of SET?")
+        view = game.setup_view()
+        self.emit(SetupRequested(view))
+        setup = await self.player.choose_setup(view)
+        try:
+            command = game.setup_command(setup)
+        except (NotationError, IllegalMoveError) as error:
+            raise IllegalMoveRefusedError(f"{self.player.name} chose a set-up that cannot be sent: {error}") from None
+        await connection.send(command)
+        awaiting: Literal["setup", "move"] | None = "setup"
+        sent_at = 0.0
+        while True:
+            message, line = await connection.receive(self.wait_limit())
+            if awaiting == "move":
+                connection.stats.round_trips.append(time.monotonic() - sent_at)
+            if isinstance(message, GameOver):
+                self.run_clock(None)
+                before = len(game.moves)
+                outcome = game.on_game_over(message, line)
+                last = game.moves[-1] if len(game.moves) > before else None
+                if game.state is not None:
+                    self.emit(PositionChanged(game.view(), last, None, None, self.clocks(), message.board))
+                return outcome
+            if isinstance(message, Rejected):
+                await self._rejected(awaiting, command)
+            if isinstance(message, Accepted):
+                if awaiting == "setup" and message.captured is None:
+                    awaiting = None
+                    self.run_clock("theirs" if game.side is Side.P2 else None)
+                    continue
+                if awaiting != "move":
+                    raise ServerProtocolError(f"the server sent {line!r} when no move of ours was waiting")
+                own = game.pending
+                captured = game.on_accepted(message)
+                awaiting = None
+                self.run_clock("theirs")
+                self.emit(PositionChanged(game.view(), None, own, captured, self.clocks(), None))
+                continue
+            if isinstance(message, SetRequest):
+                raise ServerProtocolError("the server asked for a set-up again in the middle of the game")
+            assert isinstance(message, MoveRequest)
+            if awaiting is not None:
+                raise ServerProtocolError(f"the server asked for a move before answering our {awaiting}")
+            self.run_clock("ours")
+            opponent_move = game.on_board(message.board, line)
+            view = game.view()
+            self.emit(PositionChanged(view, opponent_move, None, None, self.clocks(), message.board))
+            command = await self._choose(view)
+            self.run_clock(None)
+            await connection.send(command)
+            sent_at = time.monotonic()
+            awaiting = "move"
+
+    async def _choose(self, view: GeisterView) -> str:
+        """Ask the player until it gives a legal move (each illegal one refused, never sent)."""
+        reason = ""
+        move: Move | None = None
+        for attempt in range(1, self.settings.illegal_attempts + 1):
+            self.emit(MoveRequested(view, self.clocks()))
+            move = await self.player.choose_move(view, self.clocks())
+            try:
+                return self.game.move_command(move)
+            except IllegalMoveError as error:
+                reason = str(error)
+                self.emit(MoveRefused(move, reason, attempt))
+        raise IllegalMoveRefusedError(
+            f"{self.player.name} chose an illegal move {self.settings.illegal_attempts} times in a row (last: "
+            f"{reason}); nothing was sent, because the server counts a rejected move as a loss"
+        )
+
+    async def _rejected(self, awaiting: str | None, command: str) -> None:
+        """``NG`` to something we had checked: read the result the server sends next (briefly), then fail."""
+        if awaiting == "move":
+            move = self.game.on_rejected()
+            what = f"our move {move} ({command})"
+        elif awaiting == "setup":
+            what = f"our set-up ({command})"
+        else:
+            what = "nothing we had sent"
+        with contextlib.suppress(ContestError, ProtocolError):
+            message, line = await self.connection.receive(2.0)
+            if isinstance(message, GameOver):
+                self.game.on_game_over(message, line)
+        raise RejectedError(
+            f"the server rejected {what} although it was checked here; the server counts that as a loss "
+            "(a different rule on this server?)"
+        )
+
+
+async def play_game(
+    host: str,
+    port: int,
+    player: ContestPlayer,
+    *,
+    side: Side | None = None,
+    settings: ContestSettings | None = None,
+    on_event: EventCallback | None = None,
+    save_dir: Path | None = None,
+    game_number: int | None = None,
+    name: str | None = None,
+    opponent: str = "server opponent",
+    tags: Mapping[str, str] | None = None,
+) -> GameResult:
+    """Connect (with retries), play one game with ``player``, close, and return the result with the record.
+
+    ``side`` is a hint for the set-up (default: from the port, 10001 being the second player); the first board says
+    which side we really are. ``name`` (default: the player's) and ``opponent`` go into the record's player tags;
+    ``tags`` adds more. The record is saved in ``save_dir`` (if given) however the game ends; on failure a
+    ``ContestError`` says why and carries the record so far. Cancelling the task saves the record too.
+    """
+    settings = settings or ContestSettings()
+    emit: EventCallback = on_event or (lambda event: None)
+    started = time.monotonic()
+    game = ContestGame(side or side_for_port(port), settings.ply_limit)
+    connection = await Connection.open(host, port, settings.connect_deadline, settings.quickack, on_event)
+    session = _Game(connection, player, settings, game, emit)
+    record_tags = {"Site": f"{host}:{port}", "Date": time.strftime("%Y.%m.%d"), **(tags or {})}
+    finished = False
+
+    def save() -> tuple[Record, Path | None]:
+        # The side is known for sure only after the first board, so the player tags are written last.
+        players = {f"Player{game.side.number}": name or player.name, f"Player{game.side.other.number}": opponent}
+        record = game.record({**players, **record_tags})
+        if save_dir is None:
+            return record, None
+        path = record_path(save_dir, game_number, game.side)
+        try:
+            record.save(path)
+        except OSError:
+            return record, None
+        return record, path
+
+    try:
+        outcome = await session.play()
+        finished = True
+    except ContestError as error:
+        finished = True
+        error.record, error.record_path = save()
+        emit(GameAborted(error))
+        raise
+    except ProtocolError as error:  # a desync found by the mirror, or a bad set-up from the player
+        finished = True
+        wrapped = ServerProtocolError(str(error))
+        wrapped.record, wrapped.record_path = save()
+        emit(GameAborted(wrapped))
+        raise wrapped from None
+    finally:
+        if not finished:  # cancelled, or an unexpected bug: keep the record all the same
+            with contextlib.suppress(Exception):
+                save()
+        await connection.close()
+    record, path = save()
+    assert game.result is not None
+    result = GameResult(
+        result=game.result,
+        outcome=outcome,
+        side=game.side,
+        plies=len(game.moves),
+        record=record,
+        record_path=path,
+        final_view=game.view() if game.state is not None else None,
+        note=game.note,
+        seconds=time.monotonic() - started,
+        stats=connection.stats,
+    )
+    emit(GameFinished(result))
+    return result
