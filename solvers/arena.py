@@ -26,7 +26,7 @@ from core.geister import GeisterState, variant_by_name
 from core.record import Record
 from solvers.baselines import PLAYERS, ChototsuPlayer, RandomPlayer
 from solvers.greedy import GreedyPlayer
-from solvers.montecarlo import ISMCTSPlayer, MonteCarloPlayer, UPPPlayer
+from solvers.montecarlo import GuidedMonteCarloPlayer, ISMCTSPlayer, MonteCarloPlayer, UPPPlayer
 from solvers.players import Limit, Player
 from solvers.stats import wilson
 
@@ -39,6 +39,7 @@ ALL_PLAYERS: dict[str, Callable[[], Player]] = {
     ChototsuPlayer.name: ChototsuPlayer,
     GreedyPlayer.name: GreedyPlayer,
     MonteCarloPlayer.name: MonteCarloPlayer,
+    GuidedMonteCarloPlayer.name: GuidedMonteCarloPlayer,
     UPPPlayer.name: UPPPlayer,
     ISMCTSPlayer.name: ISMCTSPlayer,
 }

@@ -41,6 +41,7 @@ from solvers.players import Limit
 __all__ = [
     "DEFAULT_LIMIT",
     "Analysis",
+    "GuidedMonteCarloPlayer",
     "MonteCarloPlayer",
     "MoveStats",
     "UPPPlayer",
@@ -378,6 +379,19 @@ class MonteCarloPlayer:
             score=np.concatenate([r[1].reshape(-1) for r in records]),
         )
         self._last_history = view.moves
+
+
+class GuidedMonteCarloPlayer(MonteCarloPlayer):
+    """Plain Monte Carlo (uniform worlds) with UPP's guided playouts: the control for UPP.
+
+    UPP here differs from the paper's Monte Carlo in two ways, its world weights and its playouts (``GUIDED``).
+    Matching UPP against this player isolates the first, which is what the paper's UPP-versus-MC experiment means
+    to measure.
+    """
+
+    name = "mc-guided"
+    description = "Monte Carlo with UPP's guided playouts but no world weights (the control for UPP)"
+    POLICY = GUIDED
 
 
 class UPPPlayer(MonteCarloPlayer):

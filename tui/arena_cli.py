@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from solvers.arena import MatchResult
 
 #: The player names the arena knows; kept here (not imported) so that ``nashplay --help`` does not load numpy.
-PLAYER_NAMES = ("random", "chototsu", "greedy", "mc", "upp", "ismcts")
+PLAYER_NAMES = ("random", "chototsu", "greedy", "mc", "mc-guided", "upp", "ismcts")
 
 
 def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -24,7 +24,7 @@ from core.errors import NotationError
 from solvers.stats import wilson
 
 #: The names ``--as`` accepts; the search AIs come from ``solvers`` when they are installed.
-PLAYER_NAMES = ("human", "random", "chototsu", "greedy", "mc", "upp", "ismcts")
+PLAYER_NAMES = ("human", "random", "chototsu", "greedy", "mc", "mc-guided", "upp", "ismcts")
 
 EPILOG = """\
 examples:
