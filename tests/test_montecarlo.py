@@ -6,9 +6,10 @@ import random
 
 import numpy as np
 import pytest
+from twin_games import random_midgame, with_opponent_colours_swapped
 
 from core.game import Side
-from core.geister import VARIANTS, Colour, GeisterState, Setup
+from core.geister import VARIANTS, Colour, GeisterState
 from core.notation import Move
 from solvers import playouts as po
 from solvers.arena import ALL_PLAYERS, run_match
@@ -28,34 +29,6 @@ from solvers.players import Limit
 GEISTER = VARIANTS["geister"]
 SEARCH = [MonteCarloPlayer, GuidedMonteCarloPlayer, UPPPlayer, ISMCTSPlayer]
 TINY = Limit(playouts=200)
-
-
-def random_midgame(seed: int, plies: int) -> GeisterState:
-    rng = random.Random(seed)
-    state = GeisterState(GEISTER)
-    while state.phase == "setup":
-        state.apply(rng.choice(state.legal_actions()))
-    for _ in range(plies):
-        if state.is_terminal():
-            break
-        state.push(rng.choice(state.legal_moves()))
-    return state
-
-
-def with_opponent_colours_swapped(state: GeisterState, viewer: Side) -> GeisterState:
-    """The same moves with the opponent's set-up mirrored: only hidden colours differ (while nothing is captured)."""
-    original = state.setup(viewer.other)
-    assert original is not None
-    swapped = Setup(tuple(Colour.RED if c is Colour.BLUE else Colour.BLUE for c in original.colours))
-    setups = {viewer: state.setup(viewer), viewer.other: swapped}
-    twin = GeisterState(GEISTER)
-    for side in Side:
-        setup = setups[side]
-        assert setup is not None
-        twin.apply(setup)
-    for move in state.moves():
-        twin.push(move)
-    return twin
 
 
 def test_worlds_are_the_colourings_that_agree_with_captures() -> None:

@@ -6,45 +6,14 @@ import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from twin_games import random_midgame, with_opponent_colours_swapped
 
 from core.game import Side
-from core.geister import VARIANTS, Colour, GeisterState, Setup
+from core.geister import VARIANTS, Colour, GeisterState
 from core.notation import Move, Square
 from solvers.baselines import PLAYERS, ChototsuPlayer, RandomPlayer, outer_setup
 
 sq = Square.parse
-
-
-def _random_midgame(variant_name: str, seed: int, plies: int) -> GeisterState:
-    rng = random.Random(seed)
-    state = GeisterState(VARIANTS[variant_name])
-    while state.phase == "setup":
-        state.apply(rng.choice(state.legal_actions()))
-    for _ in range(plies):
-        if state.is_terminal():
-            break
-        state.push(rng.choice(state.legal_moves()))
-    return state
-
-
-def _with_opponent_colours_swapped(state: GeisterState, viewer: Side) -> GeisterState:
-    """The same game with the opponent's set-up mirrored (every blue red and every red blue).
-
-    The opponent's uncaptured pieces then differ in colour while everything the viewer can see is the same, as
-    long as no opponent piece was captured (captures reveal colours) and the game goes on.
-    """
-    opponent = viewer.other
-    variant = state.variant
-    original = state.setup(opponent)
-    assert original is not None
-    swapped = Setup(tuple(Colour.RED if c is Colour.BLUE else Colour.BLUE for c in original.colours))
-    setups = {viewer: state.setup(viewer), opponent: swapped}
-    other = GeisterState(variant)
-    other.apply(setups[Side.P1])  # type: ignore[arg-type]
-    other.apply(setups[Side.P2])  # type: ignore[arg-type]
-    for move in state.moves():
-        other.push(move)
-    return other
 
 
 @settings(max_examples=60, deadline=None)
@@ -52,13 +21,13 @@ def _with_opponent_colours_swapped(state: GeisterState, viewer: Side) -> Geister
 def test_players_cannot_read_hidden_colours(seed: int, plies: int, player: str) -> None:
     """Two games that differ only in the opponent's hidden colours give the player identical views, and so
     (with the same random stream) identical choices: the choice cannot depend on what the player may not know."""
-    state = _random_midgame("geister", seed, plies)
+    state = random_midgame(seed, plies)
     if state.is_terminal():
         return
     viewer = state.to_move
     if any(p.side is viewer.other for p in state.captured):
         return  # a capture revealed some opponent colours; mirroring them would change the view
-    twin = _with_opponent_colours_swapped(state, viewer)
+    twin = with_opponent_colours_swapped(state, viewer)
     if twin.is_terminal():
         return
     assert [p.colour for _, p in twin.pieces() if p.side is viewer.other] != [
