@@ -1,0 +1,127 @@
+"""How fast the app answers keys while a search AI thinks (issue: keys within 100 ms while the advice searches).
+
+Three runs of the same Geister game, headless, each pressing a key (``f``, flip the board: it redraws the board)
+``--presses`` times and timing each press until the app has handled it:
+
+* ``idle``: nothing searches (the floor: Textual's own cost of a key and a redraw);
+* ``process``: the live advice panel is on, so UPP searches in the advice process, as the app does;
+* ``thread`` (the baseline): the same UPP search runs in a thread of the app's own process, which is the obvious
+  design and the one ``spec/conventions.md`` warns about (the search holds the interpreter lock).
+
+    python benchmarks/key_latency.py [--presses 100]
+
+Ends with one JSON line of the figures (milliseconds).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+# The app remembers the advice toggle in its state folder: keep the user's own settings out of this.
+os.environ["XDG_STATE_HOME"] = tempfile.mkdtemp(prefix="nashplay-bench-state-")
+os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="nashplay-bench-cache-")
+
+# Imported after the environment above is set: the app reads it at import.
+from core.game import Side
+from solvers.montecarlo import UPPPlayer
+from solvers.players import Limit
+from tui.app import NashplayApp, StartRequest
+from tui.screens.game import GameScreen
+from tui.search_process import shutdown_all
+from tui.session import GameConfig
+from tui.widgets.search_advice import SearchAdvicePanel
+
+
+def search_in_thread(view: object, stop: threading.Event) -> None:
+    """The baseline's search: UPP's analysis, snapshot after snapshot, in this process, until told to stop."""
+    import random
+
+    player = UPPPlayer()
+    while not stop.is_set():
+        for _ in player.analyse(view, Limit(time=5.0), random.Random(1)):  # type: ignore[arg-type]
+            if stop.is_set():
+                return
+
+
+async def measure(mode: str, presses: int) -> list[float]:
+    config = GameConfig("geister", Side.P1, "chototsu", "BRRBBRRB", 3)
+    app = NashplayApp(StartRequest("play", config), ai_delay=0)
+    stop = threading.Event()
+    latencies: list[float] = []
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        if mode == "process":
+            await pilot.press("a")
+            panel = screen.query_one("#search-advice", SearchAdvicePanel)
+            for _ in range(300):  # wait until the search is really running (the process has started and reported)
+                await pilot.pause(0.05)
+                if "thinking" in str(panel.render()):
+                    break
+            else:
+                raise RuntimeError("the advice search never reported")
+        elif mode == "thread":
+            thread = threading.Thread(target=search_in_thread, args=(screen.session.view(), stop), daemon=True)
+            thread.start()
+            await asyncio.sleep(0.5)
+        for _ in range(presses):
+            started = time.perf_counter()
+            await pilot.press("f")
+            latencies.append((time.perf_counter() - started) * 1000)
+            await asyncio.sleep(0.02)  # a fast typist: 50 keys a second at most
+        stop.set()
+        if mode == "process":
+            await pilot.press("a")  # the search stops with the panel
+    shutdown_all()
+    return latencies
+
+
+def summary(latencies: list[float]) -> dict[str, float]:
+    ordered = sorted(latencies)
+    return {
+        "p50_ms": round(statistics.median(ordered), 1),
+        "p95_ms": round(ordered[int(0.95 * (len(ordered) - 1))], 1),
+        "max_ms": round(ordered[-1], 1),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--presses", type=int, default=100)
+    args = parser.parse_args()
+    figures: dict[str, dict[str, float]] = {}
+    print(f"Key latency, {args.presses} presses of 'f' (flip and redraw the Geister board), milliseconds")
+    for mode in ("idle", "process", "thread"):
+        figures[mode] = summary(asyncio.run(measure(mode, args.presses)))
+        f = figures[mode]
+        label = {"idle": "nothing searching", "process": "UPP advice in its process", "thread": "UPP in a thread"}
+        print(
+            f"  {mode:<8} {label[mode]:<28} median {f['p50_ms']:6.1f}   p95 {f['p95_ms']:6.1f}   max {f['max_ms']:6.1f}"
+        )
+    print(
+        json.dumps(
+            {
+                "process_p95_ms": figures["process"]["p95_ms"],
+                "process_max_ms": figures["process"]["max_ms"],
+                "baseline_thread_p95_ms": figures["thread"]["p95_ms"],
+                "idle_p95_ms": figures["idle"]["p95_ms"],
+                **{f"{mode}_{key}": value for mode, f in figures.items() for key, value in f.items()},
+            }
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()
