@@ -12,7 +12,7 @@ import pytest
 from fake_server import ServerOptions, ServerThread, free_ports
 
 from core.record import Record
-from tui import connect_cli
+from tui import cli, connect_cli, server_game
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -92,14 +92,41 @@ def test_a_bad_setup_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
     assert "4 distinct letters among A..H" in capsys.readouterr().err
 
 
-def test_human_mode_needs_the_apps_server_mode(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    monkeypatch.setitem(sys.modules, "tui.server_game", None)
-    with pytest.raises(SystemExit) as exit_info:
-        connect([])
-    assert exit_info.value.code == 2
-    assert "server mode is not built yet" in capsys.readouterr().err
+def test_human_mode_reaches_the_apps_server_mode(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[argparse.Namespace] = []
+
+    def run_human(args: argparse.Namespace) -> int:
+        seen.append(args)
+        return 0
+
+    monkeypatch.setattr(server_game, "run_human", run_human)
+    assert connect(["--port", "10001", "--setup", "gfcb"]) == 0
+    assert len(seen) == 1 and seen[0].player == "human" and seen[0].port == 10001
+    # The nashplay command dispatches to it too, with the app's display options.
+    assert cli.main(["connect", "--ascii", "--name", "me"]) == 0
+    assert len(seen) == 2 and seen[1].ascii and seen[1].name == "me"
+
+
+def test_run_human_opens_the_app_on_the_server_game(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from tui.app import NashplayApp
+
+    started: list[NashplayApp] = []
+    monkeypatch.setattr(NashplayApp, "run", lambda self, *a, **k: started.append(self))
+    args, _ = parse(["--host", "example.org", "--port", "10001", "--setup", "gfcb", "--save", str(tmp_path)])
+    args.ascii, args.theme = True, None
+    args.ply_limit, args.budget, args.per_move, args.connect_timeout = 200, 300.0, 5.0, 7.0
+    assert server_game.run_human(args) == 0
+    (app,) = started
+    request = app.start_request
+    assert request.kind == "server" and app.ascii_mode
+    config = request.server
+    assert config is not None
+    assert (config.host, config.port, config.setup, config.save_dir) == ("example.org", 10001, "BCFG", tmp_path)
+    settings = config.settings
+    assert (settings.ply_limit, settings.budget, settings.per_move, settings.connect_deadline) == (200, 300, 5, 7)
+    args.setup, args.save = "random", None
+    config = server_game.config_from_args(args)
+    assert config.setup is None and config.save_dir is not None and config.save_dir.name == "contest"
 
 
 def test_giving_up_when_no_server_answers(capsys: pytest.CaptureFixture[str]) -> None:

@@ -28,17 +28,20 @@ if TYPE_CHECKING:
     from tui.screens.footstep import FootstepConfig
     from tui.screens.nim import NimConfig
     from tui.screens.tcg import TcgConfig
+    from tui.server_game import ServerGameConfig
 
 
 @dataclass(frozen=True)
 class StartRequest:
-    """What the command line asked for: the menu, a game (with or without the set-up screen), or a replay."""
+    """What the command line asked for: the menu, a game (with or without the set-up screen), a replay, or a game on
+    a contest server."""
 
-    kind: Literal["menu", "play", "setup", "replay", "tcg", "nim", "footstep"] = "menu"
+    kind: Literal["menu", "play", "setup", "replay", "tcg", "nim", "footstep", "server"] = "menu"
     config: GameConfig | None = None
     tcg: TcgConfig | None = None
     nim: NimConfig | None = None
     footstep: FootstepConfig | None = None
+    server: ServerGameConfig | None = None
     record: Record | None = None
     replay_side: Side = Side.P1
     replay_title: str | None = None
@@ -138,6 +141,10 @@ class NashplayApp(App[None]):
             from tui.screens.footstep import FootstepScreen
 
             self.push_screen(FootstepScreen(request.footstep))
+        elif request.kind == "server" and request.server is not None:
+            from tui.screens.server import ServerGameScreen
+
+            self.push_screen(ServerGameScreen(request.server))
         elif request.kind == "replay" and request.record is not None:
             self.push_screen(ReplayScreen(request.record, request.replay_side, request.replay_title))
         else:

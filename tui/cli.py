@@ -13,7 +13,7 @@ from core.errors import IllegalMoveError, NotationError
 from core.game import Side
 from core.geister import VARIANTS, variant_by_name
 from core.record import Record
-from tui import arena_cli, footstep_cli, solve_mini_geister, solve_nim, solved_lines
+from tui import arena_cli, connect_cli, footstep_cli, solve_mini_geister, solve_nim, solved_lines
 from tui.session import ALL_OPPONENTS, GameConfig, opponents_for
 
 PLAY_GAMES = [*VARIANTS, "tcg", "nim", "footstep"]
@@ -31,6 +31,7 @@ examples:
   nashplay solve footstep --n 20 --k 3       the exact equilibrium of the source's simplified game
   nashplay learn footstep --rule reward      a learning curve against the random player
   nashplay replay game.ngr                   step through a saved record
+  nashplay connect --port 10001              play a game on a Geister contest server (as the second player)
   nashplay --ascii --theme nashplay-colourblind
 
 Set-ups name the colour of each set-up square in order: player 1 uses its back row then its front row
@@ -154,6 +155,7 @@ def build_parser() -> argparse.ArgumentParser:
     footstep_cli.add_solve_command(solvers)
     footstep_cli.add_learn_command(commands)
     arena_cli.add_command(commands)
+    connect_cli.add_command(commands, parents=[display])
 
     replay = commands.add_parser(
         "replay",
@@ -234,6 +236,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return footstep_cli.run_learn(args, parser)
     if args.command == "arena":
         return arena_cli.run(args, parser)
+    if args.command == "connect":
+        return connect_cli.run(args, parser)
     if args.command == "play" and args.game == "tcg" and args.n is None:
         args.n = 3
     if args.command == "solve":

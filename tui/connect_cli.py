@@ -14,7 +14,7 @@ import asyncio
 import json
 import random
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
@@ -37,9 +37,13 @@ letters: A B C D are the front row and E F G H the back row, left to right as yo
 """
 
 
-def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_command(
+    commands: argparse._SubParsersAction[argparse.ArgumentParser], parents: Sequence[argparse.ArgumentParser] = ()
+) -> None:
+    """``parents``: options every app command takes (``--ascii``, ``--theme``), for the app's server mode."""
     connect = commands.add_parser(
         "connect",
+        parents=list(parents),
         help="play on a Geister contest server (GPW/GAT protocol), yourself or with one of our AIs",
         description="Connect to a Geister contest server. --as human (the default) opens the app on the server "
         "game with live advice; any other player plays headless, game after game, printing each result and a "
@@ -126,16 +130,8 @@ def player_factory(name: str) -> Callable[[], Any]:
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     letters = check_args(args, parser)
     if args.player == "human":
-        try:
-            from tui.server_game import run_human  # type: ignore[import-not-found, unused-ignore]
-        except ImportError as error:
-            if error.name not in (None, "tui.server_game"):
-                raise
-            parser.exit(
-                2,
-                "nashplay connect: error: the app's server mode is not built yet; "
-                "play headless with --as random, chototsu, mc, upp or ismcts\n",
-            )
+        from tui.server_game import run_human
+
         return int(run_human(args))
     try:
         factory = player_factory(args.player)

@@ -12,18 +12,19 @@ from pathlib import Path
 from typing import ClassVar, Literal
 
 from rich.text import Text
-from textual import events, on, work
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer, Header, Input, Static
+from textual.widgets import Header, Input, Static
 from textual.worker import get_current_worker
 
-from core.errors import IllegalMoveError, NotationError
+from core.errors import IllegalMoveError
 from core.game import Side
-from core.geister import Colour, GeisterState, GeisterView, Piece
+from core.geister import GeisterState, GeisterView
 from core.notation import Move
-from tui.screens.base import NashplayScreen, OpponentFailed, OpponentMoved
+from tui.screens.base import OpponentFailed, OpponentMoved
+from tui.screens.board_screen import BoardScreen
 from tui.session import GameSession
 from tui.storage import SavedGame
 from tui.widgets.board import Board
@@ -32,22 +33,6 @@ from tui.widgets.moves import MoveList
 from tui.widgets.search_advice import SearchAdvicePanel
 
 PaletteEntry = tuple[str, str, str]
-
-
-def piece_letters(pieces: list[Piece], viewer: Side, palette: dict[str, str]) -> Text:
-    """Captured pieces as coloured letters (own upper case, opponent lower case): colour and letter agree. The
-    colours come from the theme (``palette``: the app's theme variables), so themes restyle them too."""
-    text = Text(end="")
-    for piece in pieces:
-        own = piece.side is viewer
-        letter = piece.colour.value if own else piece.colour.value.lower()
-        variable = {"B": "piece-blue", "R": "piece-red"}.get(piece.colour.value, "piece-unknown")
-        colour = palette.get(variable, "#b76ef0")
-        text.append(letter, style=f"bold {colour}")
-        text.append(" ")
-    if not pieces:
-        text.append("none", style="dim")
-    return text
 
 
 def mini_geister_advice(position: str, human: Side, revealed: str | None) -> MiniAdvice:
@@ -104,7 +89,7 @@ def mini_geister_advice(position: str, human: Side, revealed: str | None) -> Min
     )
 
 
-class GameScreen(NashplayScreen):
+class GameScreen(BoardScreen):
     """A local game against an AI."""
 
     BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
@@ -129,9 +114,6 @@ class GameScreen(NashplayScreen):
         ("Show or hide the advice", "Mini-Geister: the solved tables' verdict on the position (a)", "toggle_advice"),
     ]
 
-    #: The smallest terminal the screen lays out in; smaller gets a message instead of a broken board.
-    MIN_SIZE = (64, 20)
-
     def __init__(self, session: GameSession, saved: SavedGame | None = None, ai_delay: float = 0.3) -> None:
         super().__init__()
         self.session = session
@@ -139,7 +121,6 @@ class GameScreen(NashplayScreen):
         self.ai_delay = ai_delay
         self.input_mode: Literal["move", "save"] = "move"
         self.browsing: int | None = None
-        self.message_text = ""
 
     # ---- layout
 
@@ -155,10 +136,7 @@ class GameScreen(NashplayScreen):
                 yield MiniAdvicePanel(id="mini-advice")
                 yield SearchAdvicePanel(id="search-advice")
                 yield MoveList(id="moves")
-        yield Static(id="message")
-        yield Input(placeholder="move, like b1-b2 or a4-out (Enter plays, Esc cancels)", id="move-input")
-        yield Static(id="too-small")
-        yield Footer()
+        yield from self.compose_bottom()
 
     def on_mount(self) -> None:
         variant = self.session.variant
@@ -166,24 +144,10 @@ class GameScreen(NashplayScreen):
         self.sub_title = (
             f"you are {self.session.human} ({'moves first' if self.session.human is Side.P1 else 'moves second'})"
         )
-        self.query_one("#move-input", Input).display = False
         self.refresh_game()
         self.query_one("#board", Board).focus()
         self._check_size()
         self._maybe_opponent()
-
-    def on_resize(self) -> None:
-        self._check_size()
-
-    def _check_size(self) -> None:
-        width, height = self.app.size
-        too_small = width < self.MIN_SIZE[0] or height < self.MIN_SIZE[1]
-        self.set_class(too_small, "-too-small")
-        if too_small:
-            self.query_one("#too-small", Static).update(
-                f"The terminal is {width}x{height}; the board needs at least {self.MIN_SIZE[0]}x{self.MIN_SIZE[1]}.\n"
-                "Enlarge the window (or make the font smaller). The game is kept."
-            )
 
     # ---- showing the game
 
@@ -208,53 +172,19 @@ class GameScreen(NashplayScreen):
         """The solved tables exist for Mini-Geister only."""
         return self.session.variant.name == "mini-geister"
 
-    #: The search AI the live advice runs for the other Geister variants (UPP: it also estimates colours).
-    ADVICE_ENGINE = "upp"
-    #: Seconds the live advice keeps searching one position, and how often it reports.
-    ADVICE_BUDGET, ADVICE_SLICE = 30.0, 0.4
-
     def _update_search_advice(self) -> None:
-        panel = self.query_one("#search-advice", SearchAdvicePanel)
-        panel.display = not self.has_advice and self.nashplay.search_advice
-        if not panel.display:
-            self.workers.cancel_group(self, "search-advice")
-            return
         session = self.session
-        if self.browsing is not None or not session.humans_turn:
-            self.workers.cancel_group(self, "search-advice")
-            why = "the game is over" if session.is_over else "waiting for your turn"
-            panel.show(None, self.ADVICE_ENGINE, f"Searches on your turn ({why})")
-            return
-        panel.show(None, self.ADVICE_ENGINE, "Starting the search in a background process...")
-        self.search_advice(session.view(), f"advice-{id(session)}", session.version)
+        searchable = self.browsing is None and session.humans_turn
+        self.update_search_advice(
+            not self.has_advice and self.nashplay.search_advice,
+            session.view() if searchable else None,
+            f"advice-{id(session)}",
+            session.version,
+            "the game is over" if session.is_over else "waiting for your turn",
+        )
 
-    @work(thread=True, exclusive=True, group="search-advice", exit_on_error=False)
-    def search_advice(self, view: GeisterView, game: str, version: int) -> None:
-        """Ask the advice process for slice after slice of the search until it is done or the position changes.
-        This thread only waits on the process, so it costs the UI nothing."""
-        from tui.search_process import advice_process, advise_in_child
-
-        worker = get_current_worker()
-        while not worker.is_cancelled:
-            try:
-                future = advice_process().submit(
-                    advise_in_child, self.ADVICE_ENGINE, game, view, self.ADVICE_SLICE, self.ADVICE_BUDGET
-                )
-                analysis = future.result(timeout=60)
-            except Exception as error:  # the panel says so; the game goes on
-                note = f"The search failed: {type(error).__name__}: {error}"
-                self.app.call_from_thread(self._show_search, None, version, note)
-                return
-            if worker.is_cancelled or analysis is None:
-                return
-            self.app.call_from_thread(self._show_search, analysis, version, "")
-            if analysis.final:
-                return
-
-    def _show_search(self, analysis: object, version: int, note: str) -> None:
-        if version == self.session.version and self.browsing is None:
-            panel = self.query_one("#search-advice", SearchAdvicePanel)
-            panel.show(analysis, self.ADVICE_ENGINE, note)  # type: ignore[arg-type]
+    def search_is_current(self, version: int) -> bool:
+        return version == self.session.version and self.browsing is None
 
     def _update_advice(self) -> None:
         self._update_search_advice()
@@ -324,44 +254,7 @@ class GameScreen(NashplayScreen):
         first = self._first_mover()
         return first if index % 2 == 0 else first.other
 
-    def _captured(self, view: GeisterView) -> Text:
-        me, them = view.viewer, view.viewer.other
-        text = Text("You captured: ", end="")
-        text.append_text(piece_letters(view.captured_of(them), me, self.app.theme_variables))
-        text.append("\nThey captured: ")
-        text.append_text(piece_letters(view.captured_of(me), me, self.app.theme_variables))
-        if view.outcome is None:
-            blue, red = view.remaining(them, Colour.BLUE), view.remaining(them, Colour.RED)
-            text.append(f"\nTheir pieces left: {blue} blue, {red} red (which is which is hidden)")
-        return text
-
-    def _legend(self) -> Text:
-        g = self.glyphs
-        rows = (
-            ("B R", "your blue / red pieces"),
-            (g.unknown, "their piece, colour unknown"),
-            ("b r", "their piece, colour revealed"),
-            (f"{g.own_exit} {g.opponent_exit}", "your exits / theirs"),
-            (f"{g.last_from} {g.last_to}", "last move: from / to"),
-            (f"{g.cursor_left} {g.cursor_right}", f"cursor   {g.selected_left} {g.selected_right} picked piece"),
-        )
-        return Text("\n".join(f"{mark:<5} {meaning}" for mark, meaning in rows), style="dim", end="")
-
-    def say(self, text: str, error: bool = False) -> None:
-        self.message_text = text
-        message = self.query_one("#message", Static)
-        message.update(Text(text, style="bold" if error else ""))
-        message.set_class(error, "-error")
-
     # ---- moves
-
-    @on(Board.MoveChosen)
-    def _board_move(self, event: Board.MoveChosen) -> None:
-        self.play(event.move)
-
-    @on(Board.Hint)
-    def _board_hint(self, event: Board.Hint) -> None:
-        self.say(event.text, error=True)
 
     def play(self, move: Move) -> None:
         if self.browsing is not None:
@@ -435,42 +328,18 @@ class GameScreen(NashplayScreen):
     # ---- actions
 
     def action_type_move(self, mode: Literal["move", "save"] = "move") -> None:
-        field = self.query_one("#move-input", Input)
         self.input_mode = mode
         if mode == "save":
             stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-            field.placeholder = "file to save the record to (Enter saves, Esc cancels)"
-            field.value = str(Path.cwd() / f"{self.session.variant.name}-{stamp}.ngr")
+            path = Path.cwd() / f"{self.session.variant.name}-{stamp}.ngr"
+            self.open_input("file to save the record to (Enter saves, Esc cancels)", str(path))
         else:
-            field.placeholder = "move, like b1-b2 or a4-out (Enter plays, Esc cancels)"
-            field.value = ""
-        field.display = True
-        field.focus()
-
-    def on_paste(self, event: events.Paste) -> None:
-        """A move pasted onto the board (``b1-b2`` or ``:b1-b2``) is played as if typed. Pastes into the move
-        field never get here: the field takes them."""
-        text = event.text.strip().removeprefix(":").strip()
-        if not text or "\n" in text:
-            return
-        event.stop()
-        self.play_text(text)
-
-    def play_text(self, text: str) -> None:
-        """A move in notation (typed or pasted): refused with the parser's reason if it does not parse."""
-        try:
-            move = Move.parse(text)
-        except NotationError as error:
-            self.say(f"Refused: {error}", error=True)
-            return
-        self.play(move)
+            self.open_input(self.MOVE_PLACEHOLDER)
 
     @on(Input.Submitted, "#move-input")
     def _submitted(self, event: Input.Submitted) -> None:
-        field = event.input
         text = event.value.strip()
-        field.display = False
-        self.query_one("#board", Board).focus()
+        self.close_input()
         if not text:
             return
         if self.input_mode == "save":
@@ -487,10 +356,7 @@ class GameScreen(NashplayScreen):
         self.say(f"Saved to {path}. Replay it with: nashplay replay {path}")
 
     def action_back_to_game(self) -> None:
-        field = self.query_one("#move-input", Input)
-        if field.display:
-            field.display = False
-            self.query_one("#board", Board).focus()
+        if self.close_input():
             self.say("")
             return
         if self.browsing is not None:
@@ -512,10 +378,6 @@ class GameScreen(NashplayScreen):
         self.say(f"Took back {undone} move{'s' if undone > 1 else ''}")
         self.refresh_game()
         self._maybe_opponent()
-
-    def action_flip(self) -> None:
-        board = self.query_one("#board", Board)
-        board.flipped = not board.flipped
 
     def action_new_game(self) -> None:
         from tui.screens.setup import SetupScreen

@@ -42,6 +42,19 @@ HELP = """\
 purple); a captured piece shows its colour. `▲` (`^` in ASCII mode) marks your exits, `▽` (`v`) the
 opponent's. The last move is marked `·` (from) and `•` (to).
 
+## On a contest server (`nashplay connect`)
+| key | what it does |
+|---|---|
+| Space, Enter / `r` / `s` | before the game: turn a piece red or blue / a random set-up / send it |
+| arrows, Enter, `o`, `:` | move as in a local game; an illegal move is refused here, never sent (it would lose) |
+| `a` | live advice from a search AI on your turn (in a background process) |
+| `c` | after a result or an error: connect again for the next game |
+| `r` | after the game: replay the saved record |
+| `q` | quit (during a game, press it twice: leaving loses the game on the server) |
+
+Both clocks show the budget left; once it is spent, what is left of the per-move allowance. Every game's record
+is saved (however it ends); the screen says where.
+
 ## How Geister is won
 Escape a blue piece through one of your exits, capture all the opponent's blue pieces, or get all your red
 pieces captured. In Mini-Geister (one blue and one red each) every capture ends the game.

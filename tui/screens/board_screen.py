@@ -1,0 +1,219 @@
+"""What the Geister board screens share: a local game (``GameScreen``) and a game on a contest server
+(``ServerGameScreen``).
+
+Both draw one player's view on the ``Board`` widget and take moves from it, from the move field (``:``) or from a
+paste; both show the captured pieces, a legend, one message line, a note when the terminal is too small, and the
+live search advice (a search AI in a separate process advising the user on their turn). The rules stay in
+``core``: each screen decides what a chosen move means (``play``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.text import Text
+from textual import events, on, work
+from textual.app import ComposeResult
+from textual.widgets import Footer, Input, Static
+from textual.worker import get_current_worker
+
+from core.errors import NotationError
+from core.game import Side
+from core.geister import Colour, GeisterView, Piece
+from core.notation import Move
+from tui.screens.base import NashplayScreen
+from tui.widgets.board import Board
+from tui.widgets.search_advice import SearchAdvicePanel
+
+if TYPE_CHECKING:
+    from solvers.montecarlo import Analysis
+
+
+def piece_letters(pieces: list[Piece], viewer: Side, palette: dict[str, str]) -> Text:
+    """Captured pieces as coloured letters (own upper case, opponent lower case): colour and letter agree. The
+    colours come from the theme (``palette``: the app's theme variables), so themes restyle them too."""
+    text = Text(end="")
+    for piece in pieces:
+        own = piece.side is viewer
+        letter = piece.colour.value if own else piece.colour.value.lower()
+        variable = {"B": "piece-blue", "R": "piece-red"}.get(piece.colour.value, "piece-unknown")
+        colour = palette.get(variable, "#b76ef0")
+        text.append(letter, style=f"bold {colour}")
+        text.append(" ")
+    if not pieces:
+        text.append("none", style="dim")
+    return text
+
+
+class BoardScreen(NashplayScreen):
+    """The shared half of a Geister board screen. Subclasses compose ``#board``, ``#message``, ``#move-input``,
+    ``#too-small`` and ``#search-advice``, and implement ``play`` and ``search_is_current``."""
+
+    #: The smallest terminal the screen lays out in; smaller gets a message instead of a broken board.
+    MIN_SIZE: ClassVar[tuple[int, int]] = (64, 20)
+    #: The search AI the live advice runs (UPP: it also estimates the opponent's colours).
+    ADVICE_ENGINE = "upp"
+    #: Seconds the live advice keeps searching one position, and how often it reports.
+    ADVICE_BUDGET, ADVICE_SLICE = 30.0, 0.4
+    #: What the move field (``:``) asks for.
+    MOVE_PLACEHOLDER = "move, like b1-b2 or a4-out (Enter plays, Esc cancels)"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.message_text = ""
+
+    # ---- what subclasses decide
+
+    def play(self, move: Move) -> None:
+        """The user chose ``move`` (on the board, typed or pasted)."""
+        raise NotImplementedError
+
+    def search_is_current(self, version: int) -> bool:
+        """Whether a search result computed for ``version`` still belongs to what the screen shows."""
+        raise NotImplementedError
+
+    def compose_bottom(self) -> ComposeResult:
+        """Below the board and the side panel: the message line, the move field (hidden until ``:``), the note for
+        a terminal too small, and the footer."""
+        yield Static(id="message")
+        field = Input(placeholder=self.MOVE_PLACEHOLDER, id="move-input")
+        field.display = False
+        yield field
+        yield Static(id="too-small")
+        yield Footer()
+
+    # ---- size
+
+    def on_resize(self) -> None:
+        self._check_size()
+
+    def _check_size(self) -> None:
+        width, height = self.app.size
+        too_small = width < self.MIN_SIZE[0] or height < self.MIN_SIZE[1]
+        self.set_class(too_small, "-too-small")
+        if too_small:
+            self.query_one("#too-small", Static).update(
+                f"The terminal is {width}x{height}; the board needs at least {self.MIN_SIZE[0]}x{self.MIN_SIZE[1]}.\n"
+                "Enlarge the window (or make the font smaller). The game is kept."
+            )
+
+    # ---- what the side panels show
+
+    def _captured(self, view: GeisterView) -> Text:
+        me, them = view.viewer, view.viewer.other
+        text = Text("You captured: ", end="")
+        text.append_text(piece_letters(view.captured_of(them), me, self.app.theme_variables))
+        text.append("\nThey captured: ")
+        text.append_text(piece_letters(view.captured_of(me), me, self.app.theme_variables))
+        if view.outcome is None:
+            blue, red = view.remaining(them, Colour.BLUE), view.remaining(them, Colour.RED)
+            text.append(f"\nTheir pieces left: {blue} blue, {red} red (which is which is hidden)")
+        return text
+
+    def _legend(self) -> Text:
+        g = self.glyphs
+        rows = (
+            ("B R", "your blue / red pieces"),
+            (g.unknown, "their piece, colour unknown"),
+            ("b r", "their piece, colour revealed"),
+            (f"{g.own_exit} {g.opponent_exit}", "your exits / theirs"),
+            (f"{g.last_from} {g.last_to}", "last move: from / to"),
+            (f"{g.cursor_left} {g.cursor_right}", f"cursor   {g.selected_left} {g.selected_right} picked piece"),
+        )
+        return Text("\n".join(f"{mark:<5} {meaning}" for mark, meaning in rows), style="dim", end="")
+
+    def say(self, text: str, error: bool = False) -> None:
+        self.message_text = text
+        message = self.query_one("#message", Static)
+        message.update(Text(text, style="bold" if error else ""))
+        message.set_class(error, "-error")
+
+    # ---- moves from the board, the move field and pastes
+
+    @on(Board.MoveChosen)
+    def _board_move(self, event: Board.MoveChosen) -> None:
+        self.play(event.move)
+
+    @on(Board.Hint)
+    def _board_hint(self, event: Board.Hint) -> None:
+        self.say(event.text, error=True)
+
+    def on_paste(self, event: events.Paste) -> None:
+        """A move pasted onto the board (``b1-b2`` or ``:b1-b2``) is played as if typed. Pastes into the move
+        field never get here: the field takes them."""
+        text = event.text.strip().removeprefix(":").strip()
+        if not text or "\n" in text:
+            return
+        event.stop()
+        self.play_text(text)
+
+    def play_text(self, text: str) -> None:
+        """A move in notation (typed or pasted): refused with the parser's reason if it does not parse."""
+        try:
+            move = Move.parse(text)
+        except NotationError as error:
+            self.say(f"Refused: {error}", error=True)
+            return
+        self.play(move)
+
+    def open_input(self, placeholder: str, value: str = "") -> None:
+        field = self.query_one("#move-input", Input)
+        field.placeholder = placeholder
+        field.value = value
+        field.display = True
+        field.focus()
+
+    def close_input(self) -> bool:
+        """Hide the move field (focus back on the board); False when it was not open."""
+        field = self.query_one("#move-input", Input)
+        if not field.display:
+            return False
+        field.display = False
+        self.query_one("#board", Board).focus()
+        return True
+
+    def action_flip(self) -> None:
+        board = self.query_one("#board", Board)
+        board.flipped = not board.flipped
+
+    # ---- live search advice
+
+    def update_search_advice(self, shown: bool, view: GeisterView | None, game: str, version: int, why: str) -> None:
+        """Show or hide the advice panel; search ``view`` (the user's turn) for ``game`` at ``version``, or, with no
+        view, say ``why`` there is nothing to search now. A new call replaces the running search."""
+        panel = self.query_one("#search-advice", SearchAdvicePanel)
+        panel.display = shown
+        if not shown or view is None:
+            self.workers.cancel_group(self, "search-advice")
+            if shown:
+                panel.show(None, self.ADVICE_ENGINE, f"Searches on your turn ({why})")
+            return
+        panel.show(None, self.ADVICE_ENGINE, "Starting the search in a background process...")
+        self.search_advice(view, game, version)
+
+    @work(thread=True, exclusive=True, group="search-advice", exit_on_error=False)
+    def search_advice(self, view: GeisterView, game: str, version: int) -> None:
+        """Ask the advice process for slice after slice of the search until it is done or the position changes.
+        This thread only waits on the process, so it costs the UI nothing."""
+        from tui.search_process import advice_process, advise_in_child
+
+        worker = get_current_worker()
+        while not worker.is_cancelled:
+            try:
+                future = advice_process().submit(
+                    advise_in_child, self.ADVICE_ENGINE, game, view, self.ADVICE_SLICE, self.ADVICE_BUDGET
+                )
+                analysis = future.result(timeout=60)
+            except Exception as error:  # the panel says so; the game goes on
+                note = f"The search failed: {type(error).__name__}: {error}"
+                self.app.call_from_thread(self._show_search, None, version, note)
+                return
+            if worker.is_cancelled or analysis is None:
+                return
+            self.app.call_from_thread(self._show_search, analysis, version, "")
+            if analysis.final:
+                return
+
+    def _show_search(self, analysis: Analysis | None, version: int, note: str) -> None:
+        if self.search_is_current(version):
+            self.query_one("#search-advice", SearchAdvicePanel).show(analysis, self.ADVICE_ENGINE, note)
