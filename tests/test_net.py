@@ -413,6 +413,55 @@ def test_running_out_of_time_loses() -> None:
     assert Record.parse(finished(one).record.to_text()).result == "0-1"
 
 
+def test_the_server_is_heard_while_our_player_thinks() -> None:
+    """A person who does not answer in time: the server's result arrives while we are still choosing, and the game
+    ends at once instead of waiting for a move that can no longer be played."""
+    options = ServerOptions(budget=0.3, per_move=0.2, whole_seconds=False)
+    settings = ContestSettings(budget=0.3, per_move=0.2, whole_seconds=False, grace=2)
+    human = HumanPlayer()
+    events: list[ContestEvent] = []
+
+    async def main() -> Any:
+        async with FakeServer(options) as server:
+            game = asyncio.ensure_future(
+                play_game(HOST, server.ports[0], human, settings=settings, on_event=events.append)
+            )
+            second = asyncio.ensure_future(play_game(HOST, server.ports[1], ai("random", 1), settings=settings))
+            while human.waiting_for != "setup":
+                await asyncio.sleep(0.01)
+            human.submit_setup("BCFG")
+            started = time.monotonic()
+            one, two = await asyncio.wait_for(asyncio.gather(game, second), timeout=10)
+            return one, two, time.monotonic() - started
+
+    one, two, seconds = run(main())
+    assert finished(one).result == "lost" and finished(two).result == "won"
+    assert "on time" in finished(one).outcome.reason
+    assert human.waiting_for is None  # the unanswered request was withdrawn
+    assert any(isinstance(e, MoveRequested) for e in events)
+    assert seconds < 5
+
+
+def test_the_server_closing_while_our_player_thinks_is_reported_at_once(tmp_path: Path) -> None:
+    human = HumanPlayer()
+
+    async def main() -> Any:
+        server = await FakeServer().start()
+        game = asyncio.ensure_future(play_game(HOST, server.ports[0], human, save_dir=tmp_path))
+        second = asyncio.ensure_future(play_game(HOST, server.ports[1], ai("random", 1)))
+        while human.waiting_for != "setup":
+            await asyncio.sleep(0.01)
+        human.submit_setup("BCFG")
+        while human.waiting_for != "move":
+            await asyncio.sleep(0.01)
+        await server.close()
+        return await asyncio.wait_for(asyncio.gather(game, second, return_exceptions=True), timeout=10)
+
+    one, _ = run(main())
+    assert isinstance(one, ConnectionLostError), one
+    assert one.record_path is not None and one.record_path.exists()
+
+
 def test_the_human_player_is_driven_by_events() -> None:
     human = HumanPlayer()
     rng = random.Random(4)

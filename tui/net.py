@@ -22,10 +22,10 @@ import contextlib
 import random
 import socket
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, TypeVar
 
 from core.contest import (
     DEFAULT_BUDGET,
@@ -543,6 +543,20 @@ def record_path(save_dir: Path, game_number: int | None, side: Side) -> Path:
     return path
 
 
+#: How long to listen for the server while our player chooses: the server's clock, not ours, ends a slow turn.
+LISTEN_WHILE_CHOOSING = 24 * 3600.0
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class _Ended:
+    """The server's result, received while our player was still choosing."""
+
+    message: GameOver
+    line: str
+
+
 class _Game:
     """The state of one ``play_game`` call (kept in an object so the error path can reach it)."""
 
@@ -593,7 +607,9 @@ class _Game:
             raise ServerProtocolError(f"the server opened with {line!r} instead of SET?")
         view = game.setup_view()
         self.emit(SetupRequested(view))
-        setup = await self.player.choose_setup(view)
+        setup = await self._listening(self.player.choose_setup(view))
+        if isinstance(setup, _Ended):
+            return self._ended(setup)
         try:
             command = game.setup_command(setup)
         except (NotationError, IllegalMoveError) as error:
@@ -637,19 +653,57 @@ class _Game:
             opponent_move = game.on_board(message.board, line)
             view = game.view()
             self.emit(PositionChanged(view, opponent_move, None, None, self.clocks(), message.board))
-            command = await self._choose(view)
+            chosen = await self._choose(view)
             self.run_clock(None)
+            if isinstance(chosen, _Ended):
+                return self._ended(chosen)
+            command = chosen
             await connection.send(command)
             sent_at = time.monotonic()
             awaiting = "move"
 
-    async def _choose(self, view: GeisterView) -> str:
-        """Ask the player until it gives a legal move (each illegal one refused, never sent)."""
+    async def _listening(self, choice: Coroutine[Any, Any, T]) -> T | _Ended:
+        """The player's choice, while listening to the server.
+
+        The server says nothing while we think, unless the game ends without us: our time ran out, the opponent
+        left, or the server closed. A person may think for minutes, so waiting for the choice alone would leave them
+        playing on in a game that is over; instead the first of the two wins. ``Connection.receive`` may be
+        cancelled safely (lines already read stay queued in the connection).
+        """
+        choosing = asyncio.ensure_future(choice)
+        listening = asyncio.ensure_future(self.connection.receive(LISTEN_WHILE_CHOOSING))
+        try:
+            await asyncio.wait({choosing, listening}, return_when=asyncio.FIRST_COMPLETED)
+        finally:  # also when this task is cancelled: leave nothing running behind
+            for task in (choosing, listening):
+                if not task.done():
+                    task.cancel()
+                    with contextlib.suppress(asyncio.CancelledError, Exception):
+                        await task
+        if listening.done() and not listening.cancelled():
+            message, line = listening.result()  # raises ConnectionLostError and the like
+            if isinstance(message, GameOver):
+                return _Ended(message, line)
+            raise ServerProtocolError(f"the server sent {line!r} while it was waiting for our answer")
+        return choosing.result()
+
+    def _ended(self, ended: _Ended) -> Outcome:
+        """The game ended while our player was choosing: the choice is dropped, the result stands."""
+        outcome = self.game.on_game_over(ended.message, ended.line)
+        if self.game.state is not None:
+            self.emit(PositionChanged(self.game.view(), None, None, None, self.clocks(), ended.message.board))
+        return outcome
+
+    async def _choose(self, view: GeisterView) -> str | _Ended:
+        """Ask the player until it gives a legal move (each illegal one refused, never sent), or the game ends."""
         reason = ""
         move: Move | None = None
         for attempt in range(1, self.settings.illegal_attempts + 1):
             self.emit(MoveRequested(view, self.clocks()))
-            move = await self.player.choose_move(view, self.clocks())
+            answer = await self._listening(self.player.choose_move(view, self.clocks()))
+            if isinstance(answer, _Ended):
+                return answer
+            move = answer
             try:
                 return self.game.move_command(move)
             except IllegalMoveError as error:
