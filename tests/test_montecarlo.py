@@ -10,7 +10,7 @@ from twin_games import random_midgame, with_opponent_colours_swapped
 
 from core.game import Side
 from core.geister import VARIANTS, Colour, GeisterState
-from core.notation import Move
+from core.notation import Move, Square
 from solvers import playouts as po
 from solvers.arena import ALL_PLAYERS, run_match
 from solvers.greedy import GreedyPlayer
@@ -22,6 +22,7 @@ from solvers.montecarlo import (
     Playouts,
     UPPPlayer,
     Worlds,
+    bait_prior,
     run_root_playouts,
 )
 from solvers.players import Limit
@@ -216,3 +217,40 @@ def test_guided_playouts_value_the_capture_of_a_piece_next_to_its_exit() -> None
 def test_upp_captures_a_piece_next_to_its_exit(seed: int) -> None:
     state = GeisterState.from_position(THREAT, "geister")
     assert UPPPlayer().choose(state.view(Side.P1), random.Random(seed), Limit(playouts=4000)) == Move.parse("b2-a2")
+
+
+# Player 2 has lost three reds: its last red is on c3, next to our c2, two squares from its nearest exit.
+LAST_RED_IN_REACH = "1bb3/3bb1/6/2r3/1RBRB1/1BRRB1 1 rrr 20"
+
+
+def _bait_mass(position: str, floor: float) -> tuple[float, float]:
+    """P(the opponent's red still on the board stands on c3), before and after ``bait_prior``."""
+    view = GeisterState.from_position(position, "geister").view(Side.P1)
+    worlds = Worlds(GEISTER, Side.P2)
+    weights = worlds.possible(view).astype(np.float64)
+    c3 = view.piece_at(Square.parse("c3"))
+    assert c3 is not None
+    on_c3 = ~worlds.blue[:, c3.slot]
+    after = bait_prior(worlds, view, weights, floor)
+    return float(weights[on_c3].sum() / weights.sum()), float(after[on_c3].sum() / after.sum())
+
+
+def test_the_last_red_in_reach_is_presumed_bait() -> None:
+    before, after = _bait_mass(LAST_RED_IN_REACH, 0.9)
+    assert before == pytest.approx(1 / 5)  # five pieces left, one of them red: uniform
+    assert after == pytest.approx(0.9)
+
+
+def test_bait_prior_leaves_other_positions_alone() -> None:
+    # Two reds left: capturing one loses nothing at once.
+    before, after = _bait_mass("1bb3/3bb1/6/2r3/1RBRB1/1BRRBr 1 rr 20", 0.9)
+    assert after == pytest.approx(before)
+    # Already presumed red beyond the floor: unchanged.
+    before, after = _bait_mass(LAST_RED_IN_REACH, 0.1)
+    assert after == pytest.approx(before)
+    # The only piece in reach stands on its exit (f1, next to our e1): it may be a blue escaping next move, so the
+    # capture stays the search's gamble.
+    view = GeisterState.from_position("1bb3/3bb1/6/6/1RBRB1/1BRRBr 1 rrr 20", "geister").view(Side.P1)
+    worlds = Worlds(GEISTER, Side.P2)
+    weights = worlds.possible(view).astype(np.float64)
+    assert np.array_equal(bait_prior(worlds, view, weights, 0.9), weights)
