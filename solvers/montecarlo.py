@@ -597,7 +597,7 @@ class ISMCTSPlayer(UPPPlayer):
 
     On top of UPP's weights, the *bait prior* (``bait_prior``, ``BAIT_FLOOR``): once the opponent has a single red
     left, a piece we could capture off its exits is presumed to be that red at least 90% of the time. Without it,
-    every game this player lost to plain Monte Carlo ended with it taking the last red (measured: 17 of 17 such
+    every game this player lost to plain Monte Carlo ended with it taking the last red (measured: 23 of 23 such
     losses over 40 games at 3,000 playouts a move; with it, 75% wins instead of 42.5%).
     """
 
