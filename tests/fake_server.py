@@ -43,6 +43,7 @@ from core.contest import Clock, LineFramer
 from core.game import Side
 from core.geister import GEISTER, Colour, GeisterState, Setup
 from core.notation import Move, Square
+from tui.net import cancel_and_wait
 
 LETTERS = "ABCDEFGH"
 CAPTURED = (9, 9)
@@ -166,9 +167,7 @@ class _Peer:
         with contextlib.suppress(OSError, TimeoutError):
             await asyncio.wait_for(self.writer.wait_closed(), 2.0)
         if self.task is not None:
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.task
+            await cancel_and_wait(self.task)
 
 
 def _square(position: tuple[int, int]) -> Square:
@@ -475,9 +474,7 @@ class FakeServer:
         for server in self._servers:
             await server.wait_closed()
         if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            await cancel_and_wait(self._task)
         for queue in self._waiting:
             while not queue.empty():
                 await queue.get_nowait().close(abort=True)
@@ -523,9 +520,7 @@ class ServerThread:
             opponent = asyncio.create_task(self._opponent(server.ports[1])) if self.opponent else None
             await self._stop.wait()
             if opponent is not None:
-                opponent.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await opponent
+                await cancel_and_wait(opponent)
 
     async def _opponent(self, port: int) -> None:
         from solvers.baselines import PLAYERS

@@ -6,7 +6,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import random
 import time
 from collections.abc import Callable, Coroutine
@@ -24,7 +23,16 @@ from core.notation import Move, Square
 from core.record import Record
 from solvers.baselines import ChototsuPlayer, RandomPlayer
 from tui.app import NashplayApp, StartRequest
-from tui.net import AIPlayer, Clocks, ContestError, ContestPlayer, ContestSettings, GameResult, play_game
+from tui.net import (
+    AIPlayer,
+    Clocks,
+    ContestError,
+    ContestPlayer,
+    ContestSettings,
+    GameResult,
+    cancel_and_wait,
+    play_game,
+)
 from tui.screens.server import ServerGameScreen
 from tui.server_game import ServerGameConfig
 from tui.widgets.board import Board
@@ -168,9 +176,7 @@ async def play_until_it_breaks(app: NashplayApp, pilot: Pilot[None]) -> ContestE
 
 
 async def stop(task: asyncio.Task[GameResult]) -> None:
-    task.cancel()
-    with contextlib.suppress(asyncio.CancelledError, ContestError):
-        await task
+    await cancel_and_wait(task)
 
 
 # --------------------------------------------------------------------------------------------------- a whole game

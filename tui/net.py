@@ -77,6 +77,7 @@ __all__ = [
     "ServerProtocolError",
     "ServerSilentError",
     "SetupRequested",
+    "cancel_and_wait",
     "play_game",
 ]
 
@@ -370,24 +371,31 @@ class HumanPlayer:
         self._future: asyncio.Future[Any] | None = None
         self.waiting_for: Literal["setup", "move"] | None = None
 
-    async def choose_setup(self, view: GeisterView) -> Setup | str:
-        answer = await self._wait("setup")
-        assert isinstance(answer, Setup | str)
-        return answer
+    # Plain functions that return a coroutine (not ``async def``): the player starts waiting when it is *asked*, not
+    # when the coroutine first runs. ``play_game`` runs the choice as a task (it listens to the server meanwhile),
+    # so an answer the UI sends straight after ``MoveRequested`` would otherwise come before anyone waits for it.
 
-    async def choose_move(self, view: GeisterView, clocks: Clocks) -> Move:
-        answer = await self._wait("move")
-        assert isinstance(answer, Move)
-        return answer
+    def choose_setup(self, view: GeisterView) -> Coroutine[Any, Any, Setup | str]:
+        return self._answer("setup", self._wait("setup"), Setup | str)
 
-    async def _wait(self, what: Literal["setup", "move"]) -> Any:
+    def choose_move(self, view: GeisterView, clocks: Clocks) -> Coroutine[Any, Any, Move]:
+        return self._answer("move", self._wait("move"), Move)
+
+    def _wait(self, what: Literal["setup", "move"]) -> asyncio.Future[Any]:
         self._future = asyncio.get_running_loop().create_future()
         self.waiting_for = what
+        return self._future
+
+    async def _answer(self, what: str, future: asyncio.Future[Any], kind: Any) -> Any:
         try:
-            return await self._future
+            answer = await future
         finally:
-            self._future = None
-            self.waiting_for = None
+            if self._future is future:
+                self._future = None
+                self.waiting_for = None
+        if not isinstance(answer, kind):
+            raise TypeError(f"the {what} answer {answer!r} is not a {kind}")
+        return answer
 
     def submit_setup(self, setup: Setup | str) -> None:
         self._submit("setup", setup)
@@ -402,6 +410,24 @@ class HumanPlayer:
 
 
 # --------------------------------------------------------------------------------------------------- connection
+
+
+async def cancel_and_wait(*tasks: asyncio.Future[Any]) -> None:
+    """Cancel ``tasks`` and wait until they have finished.
+
+    Not ``task.cancel()`` then ``await task`` under ``suppress(CancelledError)``: that also swallows a cancellation
+    of the *calling* task arriving meanwhile, which then runs on as if never cancelled (seen: a server loop that
+    never stopped, so a test hung one run in ten). ``asyncio.wait`` lets the caller's own cancellation through; the
+    tasks' results and errors are read here so that none is reported as never retrieved.
+    """
+    pending = [task for task in tasks if not task.done()]
+    for task in pending:
+        task.cancel()
+    if pending:
+        await asyncio.wait(pending)
+    for task in tasks:
+        if not task.cancelled():
+            task.exception()
 
 
 def _quickack(sock: Any) -> None:
@@ -675,11 +701,7 @@ class _Game:
         try:
             await asyncio.wait({choosing, listening}, return_when=asyncio.FIRST_COMPLETED)
         finally:  # also when this task is cancelled: leave nothing running behind
-            for task in (choosing, listening):
-                if not task.done():
-                    task.cancel()
-                    with contextlib.suppress(asyncio.CancelledError, Exception):
-                        await task
+            await cancel_and_wait(choosing, listening)
         if listening.done() and not listening.cancelled():
             message, line = listening.result()  # raises ConnectionLostError and the like
             if isinstance(message, GameOver):
