@@ -30,7 +30,7 @@ EPILOG = """\
 examples:
   nashplay connect                                   play the server game in the app (first player)
   nashplay connect --port 10001 --as upp --games 100  our UPP AI plays 100 games as the second player
-  nashplay connect --host 192.168.0.5 --as mc --time 1 --setup BCFG --json
+  nashplay connect --host contest.example.org --as ismcts --time 1 --setup BCFG --json
 
 Ports: 10000 is the player who moves first, 10001 the second. --setup names the 4 red pieces by the server's
 letters: A B C D are the front row and E F G H the back row, left to right as you look at the board.

@@ -19,6 +19,7 @@ HELP = """\
 | `o` | send the picked piece out through one of your exits (blue pieces only) |
 | `:` | type a move: `b1-b2`, or `a4-out` to escape |
 | `u` | take back your last move (and the reply) |
+| `a` | advice: Mini-Geister's solved values, or in Geister a live UPP search (win rates, chance each `?` is blue) |
 | Tab | switch between the board and the move list |
 | `s` | save the game record to a file |
 | `r` | replay this game |
