@@ -25,7 +25,7 @@ import itertools
 import math
 import random
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -332,7 +332,9 @@ class MonteCarloPlayer:
     def __init__(self) -> None:
         self._worlds: Worlds | None = None
         #: The last decision's playouts (only UPP reads them; kept here so both players share one search loop).
-        self.last: Playouts | None = None
+        self._last: Playouts | None = None
+        #: Builds ``last`` from the previous search's records when first asked (see ``last``).
+        self._pending: Callable[[], Playouts | None] | None = None
         self._last_history: tuple[Move, ...] | None = None
 
     # ---- the Player protocol
@@ -357,6 +359,30 @@ class MonteCarloPlayer:
         self.last = None
         self._last_history = None
 
+    @property
+    def last(self) -> Playouts | None:
+        """The previous decision's playouts, as far as that search got.
+
+        Built on first use from the search's records, which grow as it runs: a search cut short (the app's advice
+        moves on when the position changes, long before its budget is spent) still leaves what it played, so UPP's
+        next update has something to read.
+        """
+        if self._pending is not None:
+            self._last = self._pending()
+            self._pending = None
+        return self._last
+
+    @last.setter
+    def last(self, value: Playouts | None) -> None:
+        self._last = value
+        self._pending = None
+
+    def _track(self, view: GeisterView, build: Callable[[], Playouts | None]) -> None:
+        """This search's playouts become ``last`` (lazily), whether or not the search runs to its end."""
+        self._last = None
+        self._pending = build
+        self._last_history = view.moves
+
     def world_weights(self, view: GeisterView) -> Floats:
         """The sampling distribution over worlds (unnormalised): uniform over the possible ones."""
         return self.worlds(view).possible(view).astype(np.float64)
@@ -377,6 +403,7 @@ class MonteCarloPlayer:
         records: list[tuple[npt.NDArray[np.int64], Floats, npt.NDArray[np.int64], npt.NDArray[np.int64]]] = []
         beliefs = worlds.beliefs(view, weights)
         possible = int(np.count_nonzero(weights))
+        self._track(view, lambda: self._playouts_from(moves, records))
         while (rounds := budget.next_rounds()) > 0:
             world_ids = nprng.choice(len(worlds), size=rounds, p=probability)
             scores, rsrc, rdst = run_root_playouts(view, moves, opponent_blue, world_ids, nprng, self.POLICY)
@@ -385,7 +412,6 @@ class MonteCarloPlayer:
             count += rounds
             budget.spent(rounds * len(moves))
             yield self._snapshot(moves, totals, count, beliefs, budget.elapsed, possible, False)
-        self._remember(view, moves, records)
         yield self._snapshot(moves, totals, count, beliefs, budget.elapsed, possible, True)
 
     def _snapshot(
@@ -403,18 +429,16 @@ class MonteCarloPlayer:
         stats = tuple(MoveStats(moves[i], rounds, float(rates[i])) for i in order)
         return Analysis(stats, moves[order[0]], beliefs, rounds * len(moves), elapsed, worlds, final)
 
-    def _remember(
-        self,
-        view: GeisterView,
+    @staticmethod
+    def _playouts_from(
         moves: list[Move],
         records: list[tuple[npt.NDArray[np.int64], Floats, npt.NDArray[np.int64], npt.NDArray[np.int64]]],
-    ) -> None:
+    ) -> Playouts | None:
         n_moves = len(moves)
         if not records:
-            self.last = None
-            return
+            return None
         world = np.concatenate([np.repeat(w, n_moves) for w, _, _, _ in records])
-        self.last = Playouts(
+        return Playouts(
             moves=moves,
             world=world,
             move=np.tile(np.arange(n_moves), len(world) // n_moves),
@@ -422,7 +446,6 @@ class MonteCarloPlayer:
             reply_dst=np.concatenate([r[3].reshape(-1) for r in records]),
             score=np.concatenate([r[1].reshape(-1) for r in records]),
         )
-        self._last_history = view.moves
 
 
 class GuidedMonteCarloPlayer(MonteCarloPlayer):
@@ -649,6 +672,7 @@ class ISMCTSPlayer(UPPPlayer):
         k = self.PLAYOUTS_PER_LEAF
         iterations = playouts = 0
         records: list[Playouts] = []
+        self._track(view, lambda: self._joined(moves, records))
         while time.perf_counter() < deadline:
             leaves = self.LEAVES
             if limit.playouts is not None:
@@ -672,7 +696,6 @@ class ISMCTSPlayer(UPPPlayer):
             iterations += leaves
             playouts += leaves * k
             yield self._tree_snapshot(moves, root, beliefs, time.perf_counter() - started, possible, iterations)
-        self._remember_records(view, moves, records)
         final = self._tree_snapshot(moves, root, beliefs, time.perf_counter() - started, possible, iterations)
         yield replace(final, final=True)
 
@@ -866,11 +889,11 @@ class ISMCTSPlayer(UPPPlayer):
             extra,
         )
 
-    def _remember_records(self, view: GeisterView, moves: list[Move], records: list[Playouts]) -> None:
+    @staticmethod
+    def _joined(moves: list[Move], records: list[Playouts]) -> Playouts | None:
         if not records:
-            self.last = None
-            return
-        self.last = Playouts(
+            return None
+        return Playouts(
             moves,
             np.concatenate([r.world for r in records]),
             np.concatenate([r.move for r in records]),
@@ -878,7 +901,6 @@ class ISMCTSPlayer(UPPPlayer):
             np.concatenate([r.reply_dst for r in records]),
             np.concatenate([r.score for r in records]),
         )
-        self._last_history = view.moves
 
 
 def _back_up(walk: _Walk, me: int) -> None:

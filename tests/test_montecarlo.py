@@ -254,3 +254,21 @@ def test_bait_prior_leaves_other_positions_alone() -> None:
     worlds = Worlds(GEISTER, Side.P2)
     weights = worlds.possible(view).astype(np.float64)
     assert np.array_equal(bait_prior(worlds, view, weights, 0.9), weights)
+
+
+def test_an_interrupted_search_still_teaches_upp() -> None:
+    """The app's advice abandons a search when the position changes, long before its budget is spent; what it
+    played must still feed UPP's update, or the colour estimates would never learn from the opponent's moves."""
+    state = GeisterState.from_setups(GEISTER, "BRBRBRBR", "RBBRRBBR")
+    player = UPPPlayer()
+    search = player.analyse(state.view(Side.P1), Limit(time=30), random.Random(1))
+    next(search)  # one batch, then the position moves on
+    search.close()
+    last = player.last
+    assert last is not None and len(last.score) > 0
+    # Play a move and a reply that the interrupted search's playouts contain.
+    i = int(np.flatnonzero(last.reply_src >= 0)[0])
+    state.push(last.moves[int(last.move[i])])
+    state.push(po.move_from_squares(GEISTER, int(last.reply_src[i]), int(last.reply_dst[i])))
+    player.world_weights(state.view(Side.P1))
+    assert player.counters.any()
