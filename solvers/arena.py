@@ -12,7 +12,6 @@ not leak from one game to the next).
 
 from __future__ import annotations
 
-import os
 import random
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -24,19 +23,17 @@ from typing import Any
 from core.game import Side
 from core.geister import GeisterState, variant_by_name
 from core.record import Record
-from solvers.baselines import PLAYERS, ChototsuPlayer, RandomPlayer
+from solvers.baselines import PLAYERS
 from solvers.greedy import GreedyPlayer
 from solvers.montecarlo import GuidedMonteCarloPlayer, ISMCTSPlayer, MonteCarloPlayer, UPPPlayer
 from solvers.players import Limit, Player
 from solvers.stats import wilson
 
-__all__ = ["ALL_PLAYERS", "GameResult", "GameSpec", "MatchResult", "make_player", "play_game", "run_match", "wilson"]
+__all__ = ["ALL_PLAYERS", "GameResult", "GameSpec", "MatchResult", "make_player", "play_game", "run_match"]
 
 #: Every Geister AI by its command-line name (the baselines' ``PLAYERS`` plus the search players).
 ALL_PLAYERS: dict[str, Callable[[], Player]] = {
     **PLAYERS,
-    RandomPlayer.name: RandomPlayer,
-    ChototsuPlayer.name: ChototsuPlayer,
     GreedyPlayer.name: GreedyPlayer,
     MonteCarloPlayer.name: MonteCarloPlayer,
     GuidedMonteCarloPlayer.name: GuidedMonteCarloPlayer,
@@ -203,7 +200,3 @@ def _results(specs: list[GameSpec], workers: int) -> Iterator[GameResult]:
         futures = [pool.submit(play_game, spec) for spec in specs]
         for future in as_completed(futures):
             yield future.result()
-
-
-def default_workers() -> int:
-    return max(1, min(2, os.cpu_count() or 1))
