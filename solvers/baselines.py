@@ -34,6 +34,15 @@ class RandomPlayer:
         return rng.choice(actions)
 
 
+def random_setup(variant: Variant, side: Side, rng: random.Random) -> Setup:
+    """A set-up drawn uniformly from all legal ones.
+
+    The paper does not say how its Monte Carlo and UPP programs set up. A fixed set-up would let an opponent that
+    learns (or a person) read our colours from the start squares, so every search player here draws one at random.
+    """
+    return rng.choice(variant.setups(side))
+
+
 def outer_setup(variant: Variant, side: Side, rng: random.Random) -> Setup:
     """Blue on the set-up squares farthest from the board's centre file ("the outer four" on 6x6).
 

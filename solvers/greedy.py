@@ -10,7 +10,7 @@ import random
 
 from core.geister import GeisterView, Setup
 from core.notation import Move
-from solvers.montecarlo import random_setup
+from solvers.baselines import random_setup
 from solvers.players import Limit
 
 Action = Setup | Move

@@ -36,6 +36,7 @@ from core.game import Side
 from core.geister import Colour, GeisterView, Setup, Variant
 from core.notation import Move
 from solvers import playouts as po
+from solvers.baselines import random_setup
 from solvers.players import Limit
 
 __all__ = [
@@ -47,7 +48,6 @@ __all__ = [
     "UPPPlayer",
     "Worlds",
     "bait_prior",
-    "random_setup",
 ]
 
 Action = Setup | Move
@@ -193,15 +193,6 @@ def bait_prior(worlds: Worlds, view: GeisterView, weights: Floats, floor: float)
     return np.where(bait, weights * scale, weights)
 
 
-def random_setup(variant: Variant, side: Side, rng: random.Random) -> Setup:
-    """A set-up drawn uniformly from all legal ones.
-
-    The paper does not say how its Monte Carlo and UPP programs set up. A fixed set-up would let an opponent that
-    learns (or a person) read our colours from the start squares, so every search player here draws one at random.
-    """
-    return rng.choice(variant.setups(side))
-
-
 # --------------------------------------------------------------------------------------------------- playouts
 
 
@@ -215,6 +206,33 @@ class Playouts:
     reply_src: npt.NDArray[np.int64]
     reply_dst: npt.NDArray[np.int64]
     score: Floats
+
+
+def _joined(moves: list[Move], records: list[Playouts]) -> Playouts | None:
+    """One decision's playout records, batch after batch, as one."""
+    if not records:
+        return None
+    return Playouts(
+        moves,
+        np.concatenate([r.world for r in records]),
+        np.concatenate([r.move for r in records]),
+        np.concatenate([r.reply_src for r in records]),
+        np.concatenate([r.reply_dst for r in records]),
+        np.concatenate([r.score for r in records]),
+    )
+
+
+@dataclass(frozen=True)
+class _Belief:
+    """What one search believes about the opponent's colours: the worlds, how likely each is, each world's blue
+    pieces as a bitboard, and what the belief says of each piece (for the advice panel)."""
+
+    worlds: Worlds
+    probability: Floats
+    opponent_blue: npt.NDArray[np.uint64]
+    beliefs: tuple[PieceBelief, ...]
+    #: How many worlds the belief leaves possible.
+    possible: int
 
 
 def run_root_playouts(
@@ -390,62 +408,54 @@ class MonteCarloPlayer:
     def analyse(self, view: GeisterView, limit: Limit | None, rng: random.Random) -> Iterator[Analysis]:
         """Snapshots of the search, one per batch of playouts; the last one has ``final=True``."""
         moves = _legal_or_raise(view)
-        worlds = self.worlds(view)
-        weights = self.world_weights(view)
-        if not weights.any():  # captures contradict every world (a record with odd colours): assume nothing
-            weights = np.ones(len(worlds))
-        probability = weights / weights.sum()
-        opponent_blue = worlds.opponent_blue_words(view)
+        belief = self._belief(view)
         nprng = np.random.default_rng(rng.getrandbits(64))
         budget = _Budget(limit, len(moves))
         totals = np.zeros(len(moves))
         count = 0
-        records: list[tuple[npt.NDArray[np.int64], Floats, npt.NDArray[np.int64], npt.NDArray[np.int64]]] = []
-        beliefs = worlds.beliefs(view, weights)
-        possible = int(np.count_nonzero(weights))
-        self._track(view, lambda: self._playouts_from(moves, records))
+        n_moves = len(moves)
+        records: list[Playouts] = []
+        self._track(view, lambda: _joined(moves, records))
         while (rounds := budget.next_rounds()) > 0:
-            world_ids = nprng.choice(len(worlds), size=rounds, p=probability)
-            scores, rsrc, rdst = run_root_playouts(view, moves, opponent_blue, world_ids, nprng, self.POLICY)
-            records.append((world_ids, scores, rsrc, rdst))
+            world_ids = nprng.choice(len(belief.worlds), size=rounds, p=belief.probability)
+            scores, rsrc, rdst = run_root_playouts(view, moves, belief.opponent_blue, world_ids, nprng, self.POLICY)
+            # One record per playout, world-major: (world 0, move 0), (world 0, move 1), ...
+            records.append(
+                Playouts(
+                    moves,
+                    np.repeat(world_ids, n_moves),
+                    np.tile(np.arange(n_moves), rounds),
+                    rsrc.reshape(-1),
+                    rdst.reshape(-1),
+                    scores.reshape(-1),
+                )
+            )
             totals += scores.sum(axis=0)
             count += rounds
-            budget.spent(rounds * len(moves))
-            yield self._snapshot(moves, totals, count, beliefs, budget.elapsed, possible, False)
-        yield self._snapshot(moves, totals, count, beliefs, budget.elapsed, possible, True)
+            budget.spent(rounds * n_moves)
+            yield self._snapshot(moves, totals, count, belief, budget.elapsed, False)
+        yield self._snapshot(moves, totals, count, belief, budget.elapsed, True)
+
+    def _belief(self, view: GeisterView) -> _Belief:
+        worlds = self.worlds(view)
+        weights = self.world_weights(view)
+        if not weights.any():  # captures contradict every world (a record with odd colours): assume nothing
+            weights = np.ones(len(worlds))
+        return _Belief(
+            worlds,
+            weights / weights.sum(),
+            worlds.opponent_blue_words(view),
+            worlds.beliefs(view, weights),
+            int(np.count_nonzero(weights)),
+        )
 
     def _snapshot(
-        self,
-        moves: list[Move],
-        totals: Floats,
-        rounds: int,
-        beliefs: tuple[PieceBelief, ...],
-        elapsed: float,
-        worlds: int,
-        final: bool,
+        self, moves: list[Move], totals: Floats, rounds: int, belief: _Belief, elapsed: float, final: bool
     ) -> Analysis:
         rates = totals / max(rounds, 1)
         order = sorted(range(len(moves)), key=lambda i: -rates[i])
         stats = tuple(MoveStats(moves[i], rounds, float(rates[i])) for i in order)
-        return Analysis(stats, moves[order[0]], beliefs, rounds * len(moves), elapsed, worlds, final)
-
-    @staticmethod
-    def _playouts_from(
-        moves: list[Move],
-        records: list[tuple[npt.NDArray[np.int64], Floats, npt.NDArray[np.int64], npt.NDArray[np.int64]]],
-    ) -> Playouts | None:
-        n_moves = len(moves)
-        if not records:
-            return None
-        world = np.concatenate([np.repeat(w, n_moves) for w, _, _, _ in records])
-        return Playouts(
-            moves=moves,
-            world=world,
-            move=np.tile(np.arange(n_moves), len(world) // n_moves),
-            reply_src=np.concatenate([r[2].reshape(-1) for r in records]),
-            reply_dst=np.concatenate([r[3].reshape(-1) for r in records]),
-            score=np.concatenate([r[1].reshape(-1) for r in records]),
-        )
+        return Analysis(stats, moves[order[0]], belief.beliefs, rounds * len(moves), elapsed, belief.possible, final)
 
 
 class GuidedMonteCarloPlayer(MonteCarloPlayer):
@@ -646,14 +656,7 @@ class ISMCTSPlayer(UPPPlayer):
         moves = _legal_or_raise(view)
         variant = view.variant
         t = po.tables(variant)
-        worlds = self.worlds(view)
-        weights = self.world_weights(view)
-        if not weights.any():
-            weights = np.ones(len(worlds))
-        probability = weights / weights.sum()
-        opponent_blue = worlds.opponent_blue_words(view)
-        beliefs = worlds.beliefs(view, weights)
-        possible = int(np.count_nonzero(weights))
+        belief = self._belief(view)
         nprng = np.random.default_rng(rng.getrandbits(64))
         self._random = random.Random(rng.getrandbits(64))
         occ, blue, _ = po.position_bits(view)
@@ -672,7 +675,7 @@ class ISMCTSPlayer(UPPPlayer):
         k = self.PLAYOUTS_PER_LEAF
         iterations = playouts = 0
         records: list[Playouts] = []
-        self._track(view, lambda: self._joined(moves, records))
+        self._track(view, lambda: _joined(moves, records))
         while time.perf_counter() < deadline:
             leaves = self.LEAVES
             if limit.playouts is not None:
@@ -682,9 +685,9 @@ class ISMCTSPlayer(UPPPlayer):
             if leaves <= 0:
                 break
             walks = []
-            for w in nprng.choice(len(worlds), size=leaves, p=probability).tolist():
+            for w in nprng.choice(len(belief.worlds), size=leaves, p=belief.probability).tolist():
                 state = _Determinized([occ[0], occ[1]], [blue[0], blue[1]], me, view.ply)
-                state.blue[me ^ 1] = int(opponent_blue[w])
+                state.blue[me ^ 1] = int(belief.opponent_blue[w])
                 walk = self._walk(root, state, w)
                 if walk.score is not None:  # the game ended inside the tree: back up at once
                     _back_up(walk, me)
@@ -695,8 +698,8 @@ class ISMCTSPlayer(UPPPlayer):
                 _back_up(walk, me)
             iterations += leaves
             playouts += leaves * k
-            yield self._tree_snapshot(moves, root, beliefs, time.perf_counter() - started, possible, iterations)
-        final = self._tree_snapshot(moves, root, beliefs, time.perf_counter() - started, possible, iterations)
+            yield self._tree_snapshot(moves, root, belief, time.perf_counter() - started, iterations)
+        final = self._tree_snapshot(moves, root, belief, time.perf_counter() - started, iterations)
         yield replace(final, final=True)
 
     # ---- walking the tree
@@ -865,9 +868,8 @@ class ISMCTSPlayer(UPPPlayer):
         self,
         moves: list[Move],
         root: _Node,
-        beliefs: tuple[PieceBelief, ...],
+        belief: _Belief,
         elapsed: float,
-        worlds: int,
         iterations: int,
     ) -> Analysis:
         stats = []
@@ -881,25 +883,12 @@ class ISMCTSPlayer(UPPPlayer):
         return Analysis(
             tuple(stats),
             stats[0].move,
-            beliefs,
+            belief.beliefs,
             iterations * self.PLAYOUTS_PER_LEAF,
             elapsed,
-            worlds,
+            belief.possible,
             False,
             extra,
-        )
-
-    @staticmethod
-    def _joined(moves: list[Move], records: list[Playouts]) -> Playouts | None:
-        if not records:
-            return None
-        return Playouts(
-            moves,
-            np.concatenate([r.world for r in records]),
-            np.concatenate([r.move for r in records]),
-            np.concatenate([r.reply_src for r in records]),
-            np.concatenate([r.reply_dst for r in records]),
-            np.concatenate([r.score for r in records]),
         )
 
 

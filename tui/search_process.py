@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from core.geister import GeisterView, Setup
 from core.notation import Move
+from solvers.baselines import random_setup
 from solvers.players import Limit
 
 if TYPE_CHECKING:
@@ -153,8 +154,6 @@ class RemotePlayer:
 
     def choose(self, view: GeisterView, rng: random.Random, limit: Limit | None = None) -> Setup | Move:
         if view.phase == "setup":
-            from solvers.montecarlo import random_setup
-
             return random_setup(view.variant, view.viewer, rng)
         seconds = limit.time if limit is not None and limit.time else self.seconds
         future = self.process.submit(choose_in_child, self.name, self.game, view, seconds, rng.randrange(2**31))
