@@ -20,9 +20,9 @@ it can, captures with some probability, and otherwise with some probability step
 the remaining moves are drawn uniformly as above. They narrow the move words before the same draw.
 
 Drawing a uniform move without a 40-wide mask per game: the four destination bitboards (one per direction) and
-the escape bitboard are cut into bytes; per-byte popcounts and their running sum give the number of legal moves
-``L``; with ``r`` uniform in ``[0, L)`` the byte holding the ``r``-th move is found with one comparison row, and a
-256 x 8 table selects the bit inside that byte.
+the escape bitboard are counted (popcounts) and their running sum gives the number of legal moves ``L``; with
+``r`` uniform in ``[0, L)`` one comparison finds the bitboard holding the ``r``-th move, popcounts of its 12-bit
+chunks find the chunk, and a 4096 x 12 table selects the bit inside that chunk (``_random_step``).
 
 The rules follow ``core.geister`` exactly (tests compare the two on thousands of random positions): an escape wins
 at once; capturing the opponent's last blue piece wins; capturing the opponent's last red piece loses; reaching
@@ -32,7 +32,7 @@ the ply limit draws; a side to move with no legal move loses.
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
@@ -40,7 +40,7 @@ import numpy.typing as npt
 
 from core.game import Side
 from core.geister import Colour, GeisterView, Variant
-from core.notation import Move, Square
+from core.notation import Move
 
 __all__ = [
     "ESCAPE",
@@ -81,12 +81,8 @@ class Tables:
     not_first_file: int
     not_last_file: int
     exits: tuple[int, int]
-    nbytes: int
     #: Per direction group (north, south, east, west, escape): how far ``dst`` lies from ``src``.
     delta: Ints
-    #: For each byte position of the 5 x ``nbytes`` move bytes: its direction group and the square of its bit 0.
-    group_of: Ints
-    base_of: Ints
     #: ``bit[s]`` = ``1 << s`` for squares, and 0 for the ``ESCAPE`` pseudo square (index -1 = the last entry).
     bit: Bits
     #: 12-bit chunks in a word of the board (for selecting a set bit).
@@ -107,9 +103,6 @@ def tables(variant: Variant) -> Tables:
     first = sum(1 << (r * width) for r in range(height))
     last = sum(1 << (r * width + width - 1) for r in range(height))
     exits = tuple(sum(1 << variant.index(s) for s in variant.exits[side]) for side in Side)
-    nbytes = (squares + 7) // 8
-    group_of = np.repeat(np.arange(5), nbytes)
-    base_of = np.tile(np.arange(nbytes) * 8, 5)
     bit = np.array([1 << s for s in range(squares)] + [0], dtype=U64)
     approach = np.zeros((2, 4), dtype=U64)
     for side in Side:
@@ -130,10 +123,7 @@ def tables(variant: Variant) -> Tables:
         not_first_file=board & ~first,
         not_last_file=board & ~last,
         exits=(exits[0], exits[1]),
-        nbytes=nbytes,
         delta=np.array([width, -width, 1, -1, 0], dtype=np.int64),
-        group_of=group_of,
-        base_of=base_of,
         bit=bit,
         chunks=(squares + CHUNK - 1) // CHUNK,
         ply_limit=variant.ply_limit if variant.ply_limit is not None else NO_LIMIT,
@@ -176,9 +166,6 @@ class Batch:
             self.op_exit[index],
             self.plies_left[index],
         )
-
-    def copy(self) -> Batch:
-        return self.take(np.arange(len(self)))
 
 
 def batch_from_arrays(
@@ -396,20 +383,14 @@ def playout(
     b: Batch,
     rng: np.random.Generator,
     first_moves: bool = False,
-    escape_first: bool = False,
-    policy: Policy | None = None,
+    policy: Policy = UNIFORM,
 ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int64] | None, npt.NDArray[np.int64] | None]:
     """Play every game of ``b`` to its end with random moves (``b`` is used up): uniform among all legal moves,
     or as ``policy`` guides.
 
     Returns each game's result for the side to move at the start (+1 win, 0 draw, -1 loss) and, with
     ``first_moves``, the first move played in each game as ``(src, dst)`` square indices (what UPP looks at).
-    ``escape_first``: a side that can escape always does (shorthand for ``Policy(escape_first=True)``).
     """
-    if policy is None:
-        policy = ESCAPE_FIRST if escape_first else UNIFORM
-    elif escape_first:
-        policy = replace(policy, escape_first=True)
     n = len(b)
     results = np.zeros(n, dtype=np.int8)
     index = np.arange(n)
@@ -458,7 +439,3 @@ def move_squares(variant: Variant, move: Move) -> tuple[int, int]:
 
 def move_from_squares(variant: Variant, src: int, dst: int) -> Move:
     return Move(variant.square(src), None if dst == ESCAPE else variant.square(dst))
-
-
-def square_of(variant: Variant, index: int) -> Square:
-    return variant.square(index)

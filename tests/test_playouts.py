@@ -138,7 +138,7 @@ def test_escape_first_playouts_escape_at_once() -> None:
     t = po.tables(state.variant)
     occ, blue = full_bits(state)
     batch = po.batch_from_arrays(t, Side.P1, occ, blue, state.ply, 50)
-    results, _, dst = po.playout(t, batch, np.random.default_rng(0), first_moves=True, escape_first=True)
+    results, _, dst = po.playout(t, batch, np.random.default_rng(0), first_moves=True, policy=po.ESCAPE_FIRST)
     assert dst is not None and (dst == po.ESCAPE).all() and (results == 1).all()
 
 
