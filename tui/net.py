@@ -635,7 +635,7 @@ class _Game:
         self.emit(SetupRequested(view))
         setup = await self._listening(self.player.choose_setup(view))
         if isinstance(setup, _Ended):
-            return self._ended(setup)
+            return self._game_over(setup.message, setup.line)
         try:
             command = game.setup_command(setup)
         except (NotationError, IllegalMoveError) as error:
@@ -648,13 +648,7 @@ class _Game:
             if awaiting == "move":
                 connection.stats.round_trips.append(time.monotonic() - sent_at)
             if isinstance(message, GameOver):
-                self.run_clock(None)
-                before = len(game.moves)
-                outcome = game.on_game_over(message, line)
-                last = game.moves[-1] if len(game.moves) > before else None
-                if game.state is not None:
-                    self.emit(PositionChanged(game.view(), last, None, None, self.clocks(), message.board))
-                return outcome
+                return self._game_over(message, line)
             if isinstance(message, Rejected):
                 await self._rejected(awaiting, command)
             if isinstance(message, Accepted):
@@ -681,8 +675,8 @@ class _Game:
             self.emit(PositionChanged(view, opponent_move, None, None, self.clocks(), message.board))
             chosen = await self._choose(view)
             self.run_clock(None)
-            if isinstance(chosen, _Ended):
-                return self._ended(chosen)
+            if isinstance(chosen, _Ended):  # the game ended while our player chose: the choice is dropped
+                return self._game_over(chosen.message, chosen.line)
             command = chosen
             await connection.send(command)
             sent_at = time.monotonic()
@@ -709,11 +703,16 @@ class _Game:
             raise ServerProtocolError(f"the server sent {line!r} while it was waiting for our answer")
         return choosing.result()
 
-    def _ended(self, ended: _Ended) -> Outcome:
-        """The game ended while our player was choosing: the choice is dropped, the result stands."""
-        outcome = self.game.on_game_over(ended.message, ended.line)
-        if self.game.state is not None:
-            self.emit(PositionChanged(self.game.view(), None, None, None, self.clocks(), ended.message.board))
+    def _game_over(self, message: GameOver, line: str) -> Outcome:
+        """The server's result: stop the clocks, read the final board (it may hold the opponent's last move), and
+        show the position with every colour revealed."""
+        game = self.game
+        self.run_clock(None)
+        before = len(game.moves)
+        outcome = game.on_game_over(message, line)
+        last = game.moves[-1] if len(game.moves) > before else None
+        if game.state is not None:
+            self.emit(PositionChanged(game.view(), last, None, None, self.clocks(), message.board))
         return outcome
 
     async def _choose(self, view: GeisterView) -> str | _Ended:
