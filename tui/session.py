@@ -6,6 +6,7 @@ rule and a ``solvers`` player for the opponent. That keeps the flow testable wit
 
 from __future__ import annotations
 
+import itertools
 import random
 from dataclasses import dataclass
 
@@ -42,6 +43,10 @@ def opponents_for(variant: str) -> dict[str, str]:
     return {**OPPONENTS, **MINI_GEISTER_OPPONENTS} if variant == "mini-geister" else dict(OPPONENTS)
 
 
+#: Numbers the games whose search opponent lives in the search process (each game gets its own player there).
+_GAME_NUMBERS = itertools.count(1)
+
+
 def make_opponent(name: str, variant: str = "mini-geister", think_time: float = DEFAULT_THINK_TIME) -> Player:
     if name in MINI_GEISTER_OPPONENTS and variant == "mini-geister":
         # Imported on use: the solved tables pull in numpy and the solver, which the other games do not need.
@@ -53,7 +58,7 @@ def make_opponent(name: str, variant: str = "mini-geister", think_time: float = 
     if name in PLAYERS:
         return PLAYERS[name]()
     if name in SEARCH_PLAYERS:
-        return RemotePlayer(name, think_time, shared_process(), f"{variant}-{id(object())}")
+        return RemotePlayer(name, think_time, shared_process(), f"{variant}-{next(_GAME_NUMBERS)}")
     if name == "greedy":
         from solvers.greedy import GreedyPlayer
 
