@@ -16,17 +16,19 @@ from core.geister import GeisterState, GeisterView, Setup, Variant, variant_by_n
 from core.notation import Move
 from core.record import Record
 from solvers.baselines import PLAYERS
+from solvers.greedy import GreedyPlayer
 from solvers.players import Player
 from tui.search_process import SEARCH_PLAYERS, RemotePlayer, shared_process
 
 #: Seconds a search AI thinks per move, unless the set-up screen or ``--time`` says otherwise (the paper's 0.25 s).
 DEFAULT_THINK_TIME = 0.25
 
-#: Opponents for every Geister-family variant: the baselines, a greedy player, and the search AIs (which think in a
-#: separate process; their descriptions are written here so that the app starts without loading numpy).
+#: The players that decide at once, in the app's own process (none of them loads numpy).
+INSTANT_PLAYERS = {**PLAYERS, GreedyPlayer.name: GreedyPlayer}
+#: Opponents for every Geister-family variant: the instant players and the search AIs (which think in a separate
+#: process; their descriptions are kept in ``tui.search_process`` so that the app starts without loading numpy).
 OPPONENTS = {
-    **{name: cls.description for name, cls in PLAYERS.items()},
-    "greedy": "1-ply greedy: escape if it can, else capture the most advanced piece, else random",
+    **{name: cls.description for name, cls in INSTANT_PLAYERS.items()},
     **SEARCH_PLAYERS,
 }
 #: Opponents that exist only for Mini-Geister (2 vs 2): the solved equilibrium and the paper's mirror strategy.
@@ -55,14 +57,10 @@ def make_opponent(name: str, variant: str = "mini-geister", think_time: float = 
         if name == "mirror":
             return MirrorPlayer()
         return NashPlayer("extended" if name == "nash-extended" else "base")
-    if name in PLAYERS:
-        return PLAYERS[name]()
+    if name in INSTANT_PLAYERS:
+        return INSTANT_PLAYERS[name]()
     if name in SEARCH_PLAYERS:
         return RemotePlayer(name, think_time, shared_process(), f"{variant}-{next(_GAME_NUMBERS)}")
-    if name == "greedy":
-        from solvers.greedy import GreedyPlayer
-
-        return GreedyPlayer()
     raise ValueError(f"unknown opponent {name!r} for {variant}: expected one of {', '.join(opponents_for(variant))}")
 
 
