@@ -37,9 +37,9 @@ from core.game import Side
 from solvers.montecarlo import UPPPlayer
 from solvers.players import Limit
 from tui.app import NashplayApp, StartRequest
+from tui.config import GeisterConfig
 from tui.screens.game import GameScreen
 from tui.search_process import shutdown_all
-from tui.session import GameConfig
 from tui.widgets.search_advice import SearchAdvicePanel
 
 
@@ -55,8 +55,8 @@ def search_in_thread(view: object, stop: threading.Event) -> None:
 
 
 async def measure(mode: str, presses: int) -> list[float]:
-    config = GameConfig("geister", Side.P1, "chototsu", "BRRBBRRB", 3)
-    app = NashplayApp(StartRequest("play", config), ai_delay=0)
+    config = GeisterConfig("geister", Side.P1, "chototsu", "BRRBBRRB", 3)
+    app = NashplayApp(StartRequest.for_config(config), ai_delay=0)
     stop = threading.Event()
     latencies: list[float] = []
     async with app.run_test(size=(120, 40)) as pilot:

@@ -29,7 +29,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from solvers.mini_geister import MiniGeisterTables, TableStore, three_vs_two
+from solvers.mini_geister.analysis import MiniGeisterTables
+from solvers.mini_geister.tables import TableStore
+from solvers.mini_geister.three_vs_two import three_vs_two
 
 # ---------------------------------------------------------------------------------------------- a lean baseline
 

@@ -19,10 +19,10 @@ NASHPLAY = """
 import asyncio, os, time
 t0 = time.perf_counter()
 from tui.app import NashplayApp, StartRequest
-from tui.session import GameConfig
+from tui.config import GeisterConfig
 from core.game import Side
 async def main():
-    app = NashplayApp(StartRequest("play", GameConfig("geister", Side.P1, "chototsu", "random", 1)), ai_delay=0)
+    app = NashplayApp(StartRequest.for_config(GeisterConfig("geister", Side.P1, "chototsu", "random", 1)), ai_delay=0)
     async with app.run_test(size=(100, 32)) as pilot:
         await pilot.pause()
         assert app.screen.query_one("#board").view is not None

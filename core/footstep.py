@@ -95,7 +95,7 @@ def _check_position(position: FootstepPosition, n: int, k: int) -> None:
 class FootstepView:
     """What ``player`` knows: everything (bids are secret only until both are made, and both are paid)."""
 
-    player: Side
+    viewer: Side
     n: int
     k: int
     position: FootstepPosition
@@ -104,11 +104,15 @@ class FootstepView:
 
     @property
     def own_points(self) -> int:
-        return self.position.points(self.player)
+        return self.position.points(self.viewer)
 
     @property
     def opponent_points(self) -> int:
-        return self.position.points(self.player.other)
+        return self.position.points(self.viewer.other)
+
+    def legal_actions(self) -> list[int]:
+        """The viewer's bids this round (both players bid in every round until the game ends)."""
+        return [] if self.outcome is not None else legal_bids(self.own_points)
 
 
 class FootstepState:

@@ -88,15 +88,41 @@ class Outcome:
 
 
 A = TypeVar("A")
-S = TypeVar("S", bound="Game[Any]")
+A_co = TypeVar("A_co", covariant=True)
+V_co = TypeVar("V_co", covariant=True)
+S = TypeVar("S", bound="Game[Any, Any]")
 
 
 @runtime_checkable
-class Game(Protocol[A]):
+class View(Protocol[A_co]):
+    """What one player may know of a game, and nothing more: what players and the UI are given.
+
+    Every game's view is a frozen value built fresh by ``Game.view``; it holds no reference to the state, so a
+    player handed a view cannot reach what it may not see.
+    """
+
+    @property
+    def viewer(self) -> Side:
+        """The player whose view this is."""
+        ...
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """How the game ended, or ``None`` while it goes on."""
+        ...
+
+    def legal_actions(self) -> Sequence[A_co]:
+        """What the viewer may play now; empty when it is not the viewer's turn (or the game is over)."""
+        ...
+
+
+@runtime_checkable
+class Game(Protocol[A, V_co]):
     """A game state. Mutable (``apply``/``undo``), cheap to ``clone``.
 
-    Actions are small immutable values with a text form; ``parse_action`` and ``format_action`` round-trip,
-    which is what records and typed input use.
+    ``A`` is the type of one player's action, ``V_co`` the type of a player's view. Actions are small immutable
+    values with a text form; ``parse_action`` and ``format_action`` round-trip, which is what records and typed input
+    use.
     """
 
     #: The registry name, e.g. ``"geister"`` or ``"tcg"``; records carry it in their ``Game`` tag.
@@ -132,18 +158,18 @@ class Game(Protocol[A]):
         """Payoffs of player 1 and player 2; ``(0, 0)`` while the game goes on."""
         ...
 
-    def view(self, player: Side) -> Any:
+    def view(self, player: Side) -> V_co:
         """Everything ``player`` may know and nothing more: a new immutable object, never the state itself."""
         ...
 
     def clone(self: S) -> S: ...
 
-    def parse_action(self, text: str) -> A:
+    def parse_action(self, text: str) -> Any:
         """Read an action (or, for simultaneous games, a joint round) in the notation of ``notation.md``."""
         ...
 
-    def format_action(self, action: A) -> str: ...
+    def format_action(self, action: Any) -> str: ...
 
-    def history(self) -> list[Any]:
+    def history(self) -> Sequence[object]:
         """Actions (or joint rounds) applied so far, oldest first; replayed on a fresh game they reproduce it."""
         ...

@@ -863,6 +863,12 @@ class GeisterView:
             return []
         return _moves_for(self.variant, self.board, self.viewer)
 
+    def legal_actions(self) -> list[Setup | Move]:
+        """Set-ups while the viewer has none, then its legal moves on its turn."""
+        if self.phase == "setup":
+            return list(self.variant.setups(self.viewer)) if self.own_setup is None else []
+        return list(self.legal_moves())
+
     def why_illegal(self, move: Move) -> str | None:
         if self.outcome is not None:
             return f"the game is over: {self.outcome}"

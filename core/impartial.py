@@ -53,6 +53,11 @@ class HeapRule(ABC):
     def text(self) -> str:
         """The rule's text form, read back by ``parse_rule``."""
 
+    @property
+    def can_split(self) -> bool:
+        """Whether a move may break a heap in two (a take-and-break game such as Kayles)."""
+        return False
+
     def moves(self, size: int) -> Iterator[tuple[int, Parts]]:
         """Every move from a heap of ``size``: ``(take, parts left)``, two parts listed once with ``a <= b``."""
         for take in range(size + 1):
@@ -139,6 +144,10 @@ class Octal(HeapRule):
 
     def allows(self, take: int, leaves: int) -> bool:
         return 0 <= take < len(self.digits) and bool(self.digits[take] & (1 << leaves))
+
+    @property
+    def can_split(self) -> bool:
+        return any(self.allows(take, 2) for take in range(len(self.digits)))
 
     @property
     def text(self) -> str:
@@ -242,13 +251,33 @@ def format_heaps(heaps: Sequence[int]) -> str:
 class HeapView:
     """What ``player`` knows: everything (impartial games have no hidden information)."""
 
-    player: Side
+    viewer: Side
     heaps: tuple[int, ...]
     rule: HeapRule
     misere: bool
     to_move: Side | None
     history: tuple[HeapMove, ...]
     outcome: Outcome | None
+
+    def legal_actions(self) -> list[HeapMove]:
+        """The viewer's moves when it is the viewer's turn."""
+        return list(heap_moves(self.heaps, self.rule)) if self.to_move is self.viewer else []
+
+
+def heap_moves(heaps: Sequence[int], rule: HeapRule) -> Iterator[HeapMove]:
+    """Every move ``rule`` allows on ``heaps`` (splits listed once, smaller part first), heap by heap; lazily, since
+    ``is_terminal`` needs only the first."""
+    for index, size in enumerate(heaps):
+        for take, parts in rule.moves(size):
+            yield HeapMove(index, take, (parts[0], parts[1]) if len(parts) == 2 else None)
+
+
+def heaps_after(heaps: Sequence[int], move: HeapMove) -> tuple[int, ...]:
+    """The heaps after ``move``: a split's parts take the heap's place, and an emptied heap stays as 0 so that heap
+    numbers do not shift under a player."""
+    rest = heaps[move.index] - move.take
+    parts = move.split if move.split is not None else (rest,)
+    return (*heaps[: move.index], *parts, *heaps[move.index + 1 :])
 
 
 class HeapGameState:
@@ -285,18 +314,13 @@ class HeapGameState:
         """Whose turn it is (also after the game ends: the player who could not move)."""
         return Side.P1 if len(self._history) % 2 == 0 else Side.P2
 
-    def _moves(self) -> Iterator[HeapMove]:
-        for index, size in enumerate(self.heaps):
-            for take, parts in self.rule.moves(size):
-                yield HeapMove(index, take, (parts[0], parts[1]) if len(parts) == 2 else None)
-
     def current_player(self) -> int:
         return TERMINAL if self.is_terminal() else self.to_move
 
     def legal_actions(self, player: Side | None = None) -> list[HeapMove]:
         if player is not None and player != self.to_move:
             return []
-        return list(self._moves())
+        return list(heap_moves(self.heaps, self.rule))
 
     def why_illegal(self, move: HeapMove) -> str | None:
         """Why ``move`` may not be played here, or ``None`` if it may."""
@@ -325,11 +349,9 @@ class HeapGameState:
         reason = self.why_illegal(action)
         if reason is not None:
             raise IllegalMoveError(f"{action.to_text()} is illegal: {reason}")
-        rest = self.heaps[action.index] - action.take
-        parts = action.split if action.split is not None else (rest,)  # an emptied heap stays as 0
         self._undo.append(self.heaps)
         self._history.append(action)
-        self.heaps = self.heaps[: action.index] + parts + self.heaps[action.index + 1 :]
+        self.heaps = heaps_after(self.heaps, action)
 
     def apply_joint(self, actions: Sequence[HeapMove]) -> None:
         raise IllegalMoveError("heap games are turn-based: play one move at a time with apply(move)")
@@ -341,7 +363,7 @@ class HeapGameState:
         self._history.pop()
 
     def is_terminal(self) -> bool:
-        return next(self._moves(), None) is None
+        return next(heap_moves(self.heaps, self.rule), None) is None
 
     def outcome(self) -> Outcome | None:
         if not self.is_terminal():
@@ -371,7 +393,9 @@ class HeapGameState:
         """Read a move; a short ``heap:take`` that can only mean one split is read as that split."""
         move = HeapMove.parse(text)
         if move.split is None and self.why_illegal(move) is not None:
-            splits = [m for m in self._moves() if (m.index, m.take) == (move.index, move.take) and m.split]
+            splits = [
+                m for m in heap_moves(self.heaps, self.rule) if (m.index, m.take) == (move.index, move.take) and m.split
+            ]
             if len(splits) == 1:
                 return splits[0]
             if splits:

@@ -127,7 +127,7 @@ def _check_points(points: tuple[int, int], n: int) -> None:
 class TcgView:
     """What ``player`` knows: everything (TCG hides nothing but the opponent's choice in the current round)."""
 
-    player: Side
+    viewer: Side
     n: int
     points: tuple[int, int]
     history: tuple[TcgRound, ...]
@@ -135,11 +135,15 @@ class TcgView:
 
     @property
     def own_points(self) -> int:
-        return self.points[self.player]
+        return self.points[self.viewer]
 
     @property
     def opponent_points(self) -> int:
-        return self.points[self.player.other]
+        return self.points[self.viewer.other]
+
+    def legal_actions(self) -> list[TcgAction]:
+        """All four actions, every round, until the game ends (both players act in every round)."""
+        return [] if self.outcome is not None else list(TcgAction)
 
 
 class TcgState:

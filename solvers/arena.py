@@ -1,13 +1,17 @@
-"""Matches between Geister players, on several processes, with Wilson confidence intervals.
+"""Matches between any two players of any game, on several processes, with Wilson confidence intervals.
 
-A match of ``games`` games between players A and B swaps the first player and the sides every game (A moves first
-in even games; A plays player 1 in games 0, 1, 4, 5, ... and player 2 in the others), so neither side nor move
-order favours anyone. Every game has its own seed, derived from the match seed and the game's number, so one game
-can be replayed alone and a match gives the same games whatever the number of workers (with playout budgets;
-time budgets depend on the machine's speed).
+The one match runner: the games come from ``core.games.load_game`` and the players from ``solvers.catalogue``, so a
+new game or player is in the arena as soon as it is in the catalogues.
 
-Each player sees only its own view (``GeisterState.view``) and gets a fresh instance per game (UPP's beliefs do
-not leak from one game to the next).
+A match of ``games`` games between players A and B swaps the sides every game pair and, in turn-based games where
+either side may start (the Geister family), who moves first (A moves first in even games; A plays player 1 in
+games 0, 1, 4, 5, ... and player 2 in the others), so neither side nor move order favours anyone; ``a_side`` and
+``first`` pin them instead (the Mini-Geister equilibrium experiment plays the Nash player on one side). Every game
+has its own seed, derived from the match seed and the game's number, so one game can be replayed alone and a match
+gives the same games whatever the number of workers (with playout budgets; time budgets depend on the machine).
+
+Each player sees only its own view, draws from its own generator (seeded from the game's seed and the player's
+letter, never from anything hidden), and is a fresh instance per game (UPP's beliefs do not leak between games).
 """
 
 from __future__ import annotations
@@ -20,33 +24,34 @@ from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
-from core.game import Side
-from core.geister import GeisterState, variant_by_name
+from core.game import SIMULTANEOUS, Side
+from core.games import game_type, load_game
+from core.geister import GeisterState
 from core.record import Record
-from solvers.baselines import PLAYERS
-from solvers.greedy import GreedyPlayer
-from solvers.montecarlo import GuidedMonteCarloPlayer, ISMCTSPlayer, MonteCarloPlayer, UPPPlayer
-from solvers.players import Limit, Player
-from solvers.stats import wilson
+from solvers.catalogue import make_player
+from solvers.players import Limit, tell_game_over
+from solvers.stats import Z95, wilson
 
-__all__ = ["ALL_PLAYERS", "GameResult", "GameSpec", "MatchResult", "make_player", "play_game", "run_match"]
+__all__ = ["GameParams", "GameResult", "GameSpec", "MatchResult", "game_specs", "play_game", "run_match"]
 
-#: Every Geister AI by its command-line name (the baselines' ``PLAYERS`` plus the search players).
-ALL_PLAYERS: dict[str, Callable[[], Player]] = {
-    **PLAYERS,
-    GreedyPlayer.name: GreedyPlayer,
-    MonteCarloPlayer.name: MonteCarloPlayer,
-    GuidedMonteCarloPlayer.name: GuidedMonteCarloPlayer,
-    UPPPlayer.name: UPPPlayer,
-    ISMCTSPlayer.name: ISMCTSPlayer,
-}
+#: Steps (moves or rounds) after which a game that has not ended counts as a draw: TCG can go round for ever.
+MAX_STEPS = 2_000
 
 
-def make_player(name: str) -> Player:
-    try:
-        return ALL_PLAYERS[name]()
-    except KeyError:
-        raise ValueError(f"unknown player {name!r}: expected one of {', '.join(ALL_PLAYERS)}") from None
+@dataclass(frozen=True)
+class GameParams:
+    """A game's parameters (``core.games.load_game``'s), as plain data that pickles under ``spawn``."""
+
+    n: int | None = None
+    k: int | None = None
+    heaps: tuple[int, ...] | None = None
+    rule: str | None = None
+    misere: bool | None = None
+
+    def text(self) -> str:
+        """The parameters given, as the command line writes them (for reports and record tags)."""
+        parts = [f"{name}={value}" for name, value in vars(self).items() if value is not None]
+        return ", ".join(parts)
 
 
 @dataclass(frozen=True)
@@ -54,12 +59,13 @@ class GameSpec:
     """One game of a match: everything a worker process needs (plain data, so it pickles under ``spawn``)."""
 
     index: int
-    variant: str
+    game: str
     names: tuple[str, str]
     a_side: Side
     first: Side
     seed: int
     limit: Limit
+    params: GameParams = GameParams()
     save_dir: str | None = None
 
 
@@ -68,6 +74,8 @@ class GameResult:
     index: int
     #: 0 if player A won, 1 if B won, ``None`` for a draw.
     winner: int | None
+    #: Player A's payoff (+1/-1 in win/loss games; points in Footstep).
+    score: float
     plies: int
     reason: str
     a_side: Side
@@ -79,19 +87,32 @@ def _labels(names: tuple[str, str]) -> tuple[str, str]:
     return (names[0], names[1]) if names[0] != names[1] else (names[0], f"{names[1]}#2")
 
 
+def _new_game(spec: GameSpec) -> Any:
+    params = spec.params
+    if game_type(spec.game).family == "geister":
+        return load_game(spec.game, first=spec.first)
+    return load_game(spec.game, n=params.n, k=params.k, heaps=params.heaps, rule=params.rule, misere=params.misere)
+
+
 def play_game(spec: GameSpec) -> GameResult:
     """Play one game (a top-level function, so worker processes started by ``spawn`` can run it)."""
-    variant = variant_by_name(spec.variant)
-    state = GeisterState(variant, spec.first)
+    state = _new_game(spec)
     by_side = {spec.a_side: 0, spec.a_side.other: 1}
-    players = {side: make_player(spec.names[who]) for side, who in by_side.items()}
+    players = {side: make_player(spec.names[who], spec.game) for side, who in by_side.items()}
     rngs = {side: random.Random(spec.seed * 2 + who) for side, who in by_side.items()}
-    while not state.is_terminal():
-        side = Side(state.current_player())
-        state.apply(players[side].choose(state.view(side), rngs[side], spec.limit))
+    steps = 0
+    while not state.is_terminal() and steps < MAX_STEPS:
+        current = state.current_player()
+        if current == SIMULTANEOUS:
+            state.apply_joint(tuple(players[side].choose(state.view(side), rngs[side], spec.limit) for side in Side))
+        else:
+            side = Side(current)
+            state.apply(players[side].choose(state.view(side), rngs[side], spec.limit))
+        steps += 1
+    for side, player in players.items():
+        tell_game_over(player, state.view(side))
     outcome = state.outcome()
-    assert outcome is not None
-    if spec.save_dir is not None:
+    if spec.save_dir is not None and isinstance(state, GeisterState):
         labels = _labels(spec.names)
         tags = {
             "Event": f"nashplay arena {labels[0]} vs {labels[1]}",
@@ -101,25 +122,32 @@ def play_game(spec: GameSpec) -> GameResult:
             "Seed": str(spec.seed),
         }
         Record.from_game(state, tags).save(Path(spec.save_dir) / f"game-{spec.index + 1:04d}.ngr")
+    plies = state.ply if isinstance(state, GeisterState) else steps
+    if outcome is None:
+        return GameResult(spec.index, None, 0.0, plies, f"no result after {steps} steps", spec.a_side, spec.first)
     winner = None if outcome.winner is None else by_side[outcome.winner]
-    return GameResult(spec.index, winner, state.ply, outcome.reason, spec.a_side, spec.first)
+    score = outcome.returns()[spec.a_side]
+    return GameResult(spec.index, winner, score, plies, outcome.reason, spec.a_side, spec.first)
 
 
 def game_specs(
-    variant: str,
+    game: str,
     names: tuple[str, str],
     games: int,
     limit: Limit,
     seed: int = 0,
     save_dir: str | None = None,
+    params: GameParams = GameParams(),
+    a_side: Side | None = None,
+    first: Side | None = None,
 ) -> list[GameSpec]:
+    """The match's games: sides and first movers alternate unless ``a_side`` / ``first`` pin them."""
     specs = []
     for index in range(games):
-        first_is_a = index % 2 == 0
-        a_side = Side.P1 if index // 2 % 2 == 0 else Side.P2
-        first = a_side if first_is_a else a_side.other
+        side = a_side if a_side is not None else (Side.P1 if index // 2 % 2 == 0 else Side.P2)
+        mover = first if first is not None else (side if index % 2 == 0 else side.other)
         game_seed = random.Random(f"{seed}:{index}").getrandbits(48)
-        specs.append(GameSpec(index, variant, names, a_side, first, game_seed, limit, save_dir))
+        specs.append(GameSpec(index, game, names, side, mover, game_seed, limit, params, save_dir))
     return specs
 
 
@@ -127,6 +155,7 @@ def game_specs(
 class MatchResult:
     names: tuple[str, str]
     limit: Limit
+    game: str = "geister"
     results: list[GameResult] = field(default_factory=list)
 
     @property
@@ -139,6 +168,21 @@ class MatchResult:
         draws = sum(1 for r in self.results if r.winner is None)
         return wins, draws, self.games - wins - draws
 
+    def mean_score(self, who: int = 0) -> float:
+        """Player ``who``'s average payoff per game."""
+        sign = 1 if who == 0 else -1
+        return sign * sum(r.score for r in self.results) / self.games if self.results else 0.0
+
+    def score_ci95(self, who: int = 0, z: float = Z95) -> tuple[float, float]:
+        """The 95% interval (or the one ``z`` asks for) of player ``who``'s average payoff: the Wilson interval of
+        its payoffs mapped onto [0, 1] (a draw in a win/loss game counts half a win, as chess scores do), mapped
+        back."""
+        bound = game_type(self.game).max_payoff
+        sign = 1 if who == 0 else -1
+        shares = sum((sign * r.score + bound) / (2 * bound) for r in self.results)
+        low, high = wilson(shares, self.games, z)
+        return (2 * low - 1) * bound, (2 * high - 1) * bound
+
     @property
     def avg_plies(self) -> float:
         return sum(r.plies for r in self.results) / self.games if self.results else 0.0
@@ -148,14 +192,17 @@ class MatchResult:
         for who, label in enumerate(_labels(self.names)):
             wins, draws, losses = self.record(who)
             lo, hi = wilson(wins, self.games)
+            score_lo, score_hi = self.score_ci95(who)
             players[label] = {
                 "wins": wins,
                 "draws": draws,
                 "losses": losses,
                 "win_rate": wins / self.games if self.games else 0.0,
                 "ci95": [round(lo, 4), round(hi, 4)],
+                "mean_score": round(self.mean_score(who), 4),
+                "mean_score_ci95": [round(score_lo, 4), round(score_hi, 4)],
             }
-        result: dict[str, Any] = {"games": self.games}
+        result: dict[str, Any] = {"game": self.game, "games": self.games}
         if self.limit.time is not None:
             result["seconds_per_move"] = self.limit.time
         if self.limit.playouts is not None:
@@ -166,7 +213,7 @@ class MatchResult:
 
 
 def run_match(
-    variant: str,
+    game: str,
     names: tuple[str, str],
     games: int,
     limit: Limit,
@@ -174,14 +221,17 @@ def run_match(
     seed: int = 0,
     save_dir: str | None = None,
     progress: Callable[[MatchResult], None] | None = None,
+    params: GameParams = GameParams(),
+    a_side: Side | None = None,
+    first: Side | None = None,
 ) -> MatchResult:
     """Play the match, on ``workers`` processes (1: in this process); ``progress`` hears after every game."""
     for name in names:
-        make_player(name)  # fail early, in this process, on an unknown name
+        make_player(name, game)  # fail early, in this process, on an unknown name or a player of another game
     if save_dir is not None:
         Path(save_dir).mkdir(parents=True, exist_ok=True)
-    specs = game_specs(variant, names, games, limit, seed, save_dir)
-    match = MatchResult(names, limit)
+    specs = game_specs(game, names, games, limit, seed, save_dir, params, a_side, first)
+    match = MatchResult(names, limit, game)
     for result in _results(specs, workers):
         match.results.append(result)
         if progress is not None:

@@ -1,4 +1,5 @@
-"""Baseline players for the Geister family: uniform random, and the UPP paper's Chototsu (foolhardy) player.
+"""Baseline players for the Geister family: the UPP paper's Chototsu (foolhardy) player and a one-ply greedy player,
+and the set-ups the players draw. (The uniform random player serves every game: ``solvers.players.RandomPlayer``.)
 
 Both decide from a ``GeisterView`` alone: they know their own colours and nothing of the opponent's.
 """
@@ -13,25 +14,6 @@ from core.notation import Move, Square
 from solvers.players import Limit
 
 Action = Setup | Move
-
-
-def _legal_actions(view: GeisterView) -> list[Action]:
-    if view.phase == "setup":
-        return list(view.variant.setups(view.viewer))
-    return list(view.legal_moves())
-
-
-class RandomPlayer:
-    """Chooses uniformly among the legal set-ups and moves."""
-
-    name = "random"
-    description = "uniform random moves"
-
-    def choose(self, view: GeisterView, rng: random.Random, limit: Limit | None = None) -> Action:
-        actions = _legal_actions(view)
-        if not actions:
-            raise ValueError(f"{view.viewer} has nothing to play")
-        return rng.choice(actions)
 
 
 def random_setup(variant: Variant, side: Side, rng: random.Random) -> Setup:
@@ -71,7 +53,6 @@ class ChototsuPlayer:
     """
 
     name = "chototsu"
-    description = "Chototsu: blue pieces charge straight for the exits (UPP paper baseline)"
 
     def choose(self, view: GeisterView, rng: random.Random, limit: Limit | None = None) -> Action:
         if view.phase == "setup":
@@ -109,7 +90,33 @@ class ChototsuPlayer:
         return steps
 
 
-PLAYERS: dict[str, type[RandomPlayer] | type[ChototsuPlayer]] = {
-    RandomPlayer.name: RandomPlayer,
-    ChototsuPlayer.name: ChototsuPlayer,
-}
+class GreedyPlayer:
+    """Escape if possible; else capture the most advanced opponent piece it can reach; else a random move.
+
+    Why it exists: Chototsu is a weak yardstick (this player beats it most of the time), so a search player must
+    also be measured against something that at least takes what is offered. "Most advanced": the opponent piece
+    nearest to the rank it races toward (our home rank, where its exits are), ties broken at random. Set-up:
+    random (``random_setup``).
+    """
+
+    name = "greedy"
+
+    def choose(self, view: GeisterView, rng: random.Random, limit: Limit | None = None) -> Action:
+        if view.phase == "setup":
+            return random_setup(view.variant, view.viewer, rng)
+        legal = view.legal_moves()
+        if not legal:
+            raise ValueError(f"{view.viewer} has nothing to play")
+        escapes = [m for m in legal if m.is_escape]
+        if escapes:
+            return escapes[0]
+        their_goal = view.variant.far_rank(view.viewer.other)
+        captures = []
+        for move in legal:
+            assert move.dst is not None
+            target = view.piece_at(move.dst)
+            if target is not None and target.side is not view.viewer:
+                captures.append((abs(move.dst.rank - their_goal), rng.random(), move))
+        if captures:
+            return min(captures)[2]
+        return rng.choice(legal)

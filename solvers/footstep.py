@@ -19,17 +19,19 @@ the exact expected scores of the equilibrium player and of the best response aga
 
 from __future__ import annotations
 
+import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
 
-from core.footstep import FootstepPosition, legal_bids
+from core.footstep import FootstepPosition, FootstepView, legal_bids
 from core.game import Side
 from solvers.cache import load_or_build
 from solvers.matrix import solve_lp_blocks, undominated
+from solvers.players import Limit
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
@@ -47,6 +49,17 @@ Progress = Callable[[int, int], None]
 
 def _bids(points: int) -> IntArray:
     return np.asarray(legal_bids(points), dtype=np.int64)
+
+
+def _ends_table(n: int, k: int) -> FloatArray:
+    """A value table (player 1's, in points) with only the game's ends filled in, NaN elsewhere: the marker on a
+    goal (2 points), and both players out of points (1 point to the side the marker leans to, 0 at the centre).
+    Every backward induction here starts from it."""
+    width = 2 * k + 1
+    table = np.full((n + 1, n + 1, width), np.nan)
+    table[:, :, 0], table[:, :, -1] = -2.0, 2.0
+    table[0, 0, 1:-1] = np.sign(np.arange(1, 2 * k) - k)
+    return table
 
 
 def _stage_games(values: FloatArray, k: int, x: int, y: int) -> FloatArray:
@@ -114,9 +127,7 @@ class FootstepSolution:
             raise ValueError(f"n (points) and k (steps to a goal) must be at least 1, not n = {n}, k = {k}")
         start = time.perf_counter()
         width = 2 * k + 1
-        values = np.full((n + 1, n + 1, width), np.nan)
-        values[:, :, 0] = -2.0
-        values[:, :, -1] = 2.0
+        values = _ends_table(n, k)
         states = (n + 1) * (n + 1) * width
         entries: tuple[list[tuple[IntArray, IntArray, FloatArray]], ...] = ([], [])
         lp_games = lp_calls = 0
@@ -127,8 +138,7 @@ class FootstepSolution:
                 y = level - x
                 ids = (x * (n + 1) + y) * width + markers
                 if x == 0 and y == 0:
-                    # Both out of points: the marker's side decides (1 point), the centre is a draw.
-                    values[0, 0, markers] = np.sign(markers - k)
+                    # Both out of points: the end is in the table already; both "bid" 0.
                     for side in Side:
                         entries[side].append((ids, np.zeros_like(ids), np.ones(len(ids))))
                     continue
@@ -252,12 +262,44 @@ class FootstepSolution:
         games = _stage_games(self.values, self.k, x, y)
         return _bids(x), _bids(y), games[z + self.k - 1]
 
-    def draw(self, position: FootstepPosition, side: Side, rng: np.random.Generator) -> int:
+    def draw(self, position: FootstepPosition, side: Side, rng: random.Random) -> int:
         """A bid for ``side`` drawn from its equilibrium mix."""
         mix = self.mix(position, side)
-        bids = np.fromiter(mix.keys(), dtype=np.int64)
-        probs = np.fromiter(mix.values(), dtype=np.float64)
-        return int(rng.choice(bids, p=probs / probs.sum()))
+        if not mix:
+            raise ValueError(f"{position.text} is the end of the game: nobody bids")
+        return rng.choices(list(mix), weights=list(mix.values()))[0]
+
+
+_SOLVED: dict[tuple[int, int], FootstepSolution] = {}
+
+
+def load_solution(n: int, k: int, progress: Progress | None = None) -> tuple[FootstepSolution, str]:
+    """The solution of Footstep(n, k) and where it came from, loaded once per process (from the disk cache, or solved
+    and saved; ``"memory"`` when this process had it already): the equilibrium player and the app share it."""
+    if (n, k) in _SOLVED:
+        return _SOLVED[(n, k)], "memory"
+    solution, source = FootstepSolution.load(n, k, progress=progress)
+    _SOLVED[(n, k)] = solution
+    return solution, source
+
+
+def solution_for(n: int, k: int) -> FootstepSolution:
+    return load_solution(n, k)[0]
+
+
+class EquilibriumPlayer:
+    """Draws its bid from its equilibrium mix at the current state (the table for the view's ``n`` and ``k``)."""
+
+    name = "equilibrium"
+
+    def choose(self, view: FootstepView, rng: random.Random, limit: Limit | None = None) -> int:
+        if view.own_points == 0:
+            return 0
+        return solution_for(view.n, view.k).draw(view.position, view.viewer, rng)
+
+    def analyse(self, view: FootstepView, limit: Limit | None, rng: random.Random) -> Iterator[dict[int, float]]:
+        """Exact at once: the viewer's equilibrium mix (bid -> probability)."""
+        yield solution_for(view.n, view.k).mix(view.position, view.viewer)
 
 
 def pure_commitment_values(n: int, k: int) -> FloatArray:
@@ -267,10 +309,7 @@ def pure_commitment_values(n: int, k: int) -> FloatArray:
     game where player 1 bids first in the open, ``W(x, y, z) = max_i min_j W(successor)``. The source claims every
     pure strategy loses by 2; ``W(n, n, 0) = -2`` shows it for the best pure strategy, hence for all.
     """
-    width = 2 * k + 1
-    w = np.full((n + 1, n + 1, width), np.nan)
-    w[:, :, 0], w[:, :, -1] = -2.0, 2.0
-    w[0, 0, 1:-1] = np.sign(np.arange(1, 2 * k) - k)
+    w = _ends_table(n, k)
     for level in range(1, 2 * n + 1):
         for x in range(max(0, level - n), min(n, level) + 1):
             y = level - x
@@ -297,12 +336,8 @@ def exact_vs_random(solution: FootstepSolution) -> VersusRandom:
     """
     n, k = solution.n, solution.k
     width = 2 * k + 1
-    eq = np.full((n + 1, n + 1, width), np.nan)
-    br = np.full((n + 1, n + 1, width), np.nan)
+    eq, br = _ends_table(n, k), _ends_table(n, k)
     best_bid = np.zeros((n + 1, n + 1, width), dtype=np.int64)
-    for table in (eq, br):
-        table[:, :, 0], table[:, :, -1] = -2.0, 2.0
-        table[0, 0, 1:-1] = np.sign(np.arange(1, 2 * k) - k)
     markers = np.arange(1, 2 * k)
     mixes = solution.mixes[0]
     for level in range(1, 2 * n + 1):

@@ -32,16 +32,21 @@ from __future__ import annotations
 import json
 import math
 import os
+import random
 import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Literal
 
 import numpy as np
 from numpy.typing import NDArray
+
+from core.footstep import FootstepView
+from core.game import Side
+from solvers.players import Limit
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
@@ -225,6 +230,65 @@ def learn(config: LearningConfig, progress: Progress | None = None) -> LearningC
         seconds=time.perf_counter() - start,
         tables=tables,
     )
+
+
+#: The learner player's training before its first game: the source's reward rule against random.
+LEARNER_TRAINING = LearningConfig("reward", games=10_000, runs=1, seed=7)
+
+
+class LearnerPlayer:
+    """The source's reward learner as a player: trained against random before its first game (``train``; in a
+    separate process where that matters, ``elsewhere=True``), then it plays from its bid table and keeps learning
+    from every game it finishes (``game_over``).
+
+    It learned as player 1; from player 2's seat it sees the state from its own side (its points first, the marker
+    turned round), which is the same game by symmetry.
+    """
+
+    name = "learner"
+
+    def __init__(self) -> None:
+        self.tables: BidTables | None = None
+        self._size: tuple[int, int] | None = None
+        #: (key, bid, own points) of each turn of the game in progress: what ``game_over`` learns from.
+        self._turns: list[tuple[int, int, int]] = []
+
+    def train(self, n: int, k: int, elsewhere: bool = False) -> None:
+        """Learn Footstep(n, k) from scratch against the random player (10,000 games)."""
+        config = replace(LEARNER_TRAINING, n=n, k=k)
+        curve = run_elsewhere(config) if elsewhere else learn(config)
+        self.tables, self._size, self._turns = curve.tables, (n, k), []
+
+    def choose(self, view: FootstepView, rng: random.Random, limit: Limit | None = None) -> int:
+        own, other = view.own_points, view.opponent_points
+        if own == 0:
+            return 0
+        if self.tables is None or self._size != (view.n, view.k):
+            self.train(view.n, view.k)
+        assert self.tables is not None
+        if not view.history:
+            self._turns = []  # a new game: an unfinished one is not learned from
+        marker = view.position.marker if view.viewer is Side.P1 else -view.position.marker
+        key = self.tables.keys(np.array([own]), np.array([other]), np.array([marker]))
+        bid = int(self.tables.sample(key, np.array([rng.random()]))[0])
+        self._turns.append((int(key[0]), bid, own))
+        return bid
+
+    def game_over(self, view: FootstepView) -> None:
+        """Learn from the game just finished (the reward rule: only a won game changes the table)."""
+        if self.tables is None or not self._turns or view.outcome is None:
+            return
+        result = int(np.sign(view.outcome.returns()[view.viewer]))
+        turns, self._turns = self._turns, []
+        self.tables.update(
+            np.zeros(len(turns), dtype=np.int64),
+            np.array([t[0] for t in turns]),
+            np.array([t[1] for t in turns]),
+            np.array([t[2] for t in turns]),
+            np.full(len(turns), result),
+            "reward",
+            np.full(len(turns), LEARNER_TRAINING.c),
+        )
 
 
 def save_curve(curve: LearningCurve, path: str) -> None:

@@ -23,13 +23,14 @@ Nim (take any number) is never periodic (``G(n) = n``); neither is any rule with
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 
-from core.impartial import HeapMove, HeapRule, Nim, Octal, Subtraction
+from core.impartial import HeapMove, HeapRule, HeapView, Nim, Octal, Subtraction, heap_moves, heaps_after
+from solvers.players import Limit
 
 #: Most positions the exact search may generate: for a verdict (misere play of rules other than Nim), and for the
 #: longest losing line (advice only, so it gives up sooner and falls back to a rule of thumb). Pure Python, about
@@ -165,22 +166,6 @@ class GrundyTable:
 # --------------------------------------------------------------------------------------------------- positions
 
 
-def heap_moves(heaps: Sequence[int], rule: HeapRule) -> list[HeapMove]:
-    """Every move of a position (splits listed once, smaller part first), heap by heap."""
-    moves = []
-    for index, size in enumerate(heaps):
-        for take, parts in rule.moves(size):
-            moves.append(HeapMove(index, take, parts if len(parts) == 2 else None))
-    return moves
-
-
-def after(heaps: Sequence[int], move: HeapMove) -> tuple[int, ...]:
-    """The heaps after ``move`` (a split's parts take the heap's place)."""
-    rest = heaps[move.index] - move.take
-    parts: tuple[int, ...] = move.split if move.split is not None else ((rest,) if rest else (0,))
-    return (*heaps[: move.index], *parts, *heaps[move.index + 1 :])
-
-
 @dataclass(frozen=True)
 class Analysis:
     """Everything the advice panel and ``solve nim`` show for one position."""
@@ -207,18 +192,18 @@ def analyse(heaps: Sequence[int], rule: HeapRule, misere: bool = False, table: G
     nim_sum = 0
     for g in grundy:
         nim_sum ^= g
-    moves = heap_moves(heaps, rule)
+    moves = list(heap_moves(heaps, rule))
     if not misere:
         winning = tuple(m for m in moves if _sum_after(heaps, m, table) == 0)
         wins, method = nim_sum != 0, "sprague-grundy"
     elif isinstance(rule, Nim):
         wins = _misere_nim_wins(heaps)
-        winning = tuple(m for m in moves if not _misere_nim_wins(after(heaps, m)))
+        winning = tuple(m for m in moves if not _misere_nim_wins(heaps_after(heaps, m)))
         method = "misere nim"
     else:
         search = _Search(rule, misere=True)
         wins = search.wins(heaps)
-        winning = tuple(m for m in moves if not search.wins(after(heaps, m)))
+        winning = tuple(m for m in moves if not search.wins(heaps_after(heaps, m)))
         method = "search"
     longest, remoteness = None, None
     if not wins and moves:
@@ -228,7 +213,7 @@ def analyse(heaps: Sequence[int], rule: HeapRule, misere: bool = False, table: G
 
 def _sum_after(heaps: Sequence[int], move: HeapMove, table: GrundyTable) -> int:
     total = 0
-    for h in after(heaps, move):
+    for h in heaps_after(heaps, move):
         total ^= table(h)
     return total
 
@@ -264,7 +249,7 @@ class _Search:
     def children(self, heaps: tuple[int, ...]) -> list[tuple[int, ...]]:
         # Counted in positions generated (not visited): that is what the time is spent on, and a take-and-break
         # position has many children.
-        found = [self.key(after(heaps, m)) for m in heap_moves(heaps, self.rule)]
+        found = [self.key(heaps_after(heaps, m)) for m in heap_moves(heaps, self.rule)]
         self.visited += len(found)
         if self.visited > self.limit:
             raise SearchTooLargeError(
@@ -298,7 +283,7 @@ def _longest_losing_line(
     promised."""
     search = _Search(rule, misere, limit=LONGEST_LINE_LIMIT)
     try:
-        scored = [(search.remoteness(after(heaps, m)), m) for m in moves]
+        scored = [(search.remoteness(heaps_after(heaps, m)), m) for m in moves]
     except (SearchTooLargeError, RecursionError):
         return min(moves, key=lambda m: (m.take, -heaps[m.index])), None
     length, move = max(scored, key=lambda item: (item[0], -item[1].take))
@@ -323,3 +308,18 @@ def binary_rows(analysis: Analysis) -> tuple[list[str], str, list[bool]]:
     rows = [format(g, f"0{width}b") for g in analysis.grundy]
     total = format(analysis.nim_sum, f"0{width}b")
     return rows, total, [bit == "1" for bit in total]
+
+
+class PerfectPlayer:
+    """The perfect player of any heap game: a winning move whenever there is one (chosen at random among them),
+    else the move that keeps a lost game going longest (``best_move``). Its analysis is the Sprague-Grundy verdict
+    the advice panel explains."""
+
+    name = "perfect"
+
+    def choose(self, view: HeapView, rng: random.Random, limit: Limit | None = None) -> HeapMove:
+        return best_move(view.heaps, view.rule, view.misere, rng)
+
+    def analyse(self, view: HeapView, limit: Limit | None, rng: random.Random) -> Iterator[Analysis]:
+        """Exact at once: one report."""
+        yield analyse(view.heaps, view.rule, view.misere)

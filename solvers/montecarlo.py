@@ -342,7 +342,6 @@ class MonteCarloPlayer:
     """Plain Monte Carlo over sampled worlds (the paper's baseline, section 2; "世界評価無し": no world weights)."""
 
     name = "mc"
-    description = "Monte Carlo: random playouts in sampled colourings of the opponent's pieces (UPP paper baseline)"
 
     #: How playouts choose moves: uniformly random, as in the paper.
     POLICY: po.Policy = po.UNIFORM
@@ -467,7 +466,6 @@ class GuidedMonteCarloPlayer(MonteCarloPlayer):
     """
 
     name = "mc-guided"
-    description = "Monte Carlo with UPP's guided playouts but no world weights (the control for UPP)"
     POLICY = GUIDED
 
 
@@ -505,7 +503,6 @@ class UPPPlayer(MonteCarloPlayer):
     """
 
     name = "upp"
-    description = "UPP: Monte Carlo whose world weights learn from the opponent's moves (Mishio & Kotani)"
 
     #: Deviation from the paper: guided playouts (``GUIDED``), not uniform ones; the weight update reads them.
     POLICY = GUIDED
@@ -635,7 +632,6 @@ class ISMCTSPlayer(UPPPlayer):
     """
 
     name = "ismcts"
-    description = "ISMCTS: information-set tree search over UPP's beliefs about the opponent's colours"
 
     POLICY = GUIDED
     LEAVES = 64

@@ -14,14 +14,16 @@ winner plays an attractor strategy that makes progress (see ``solvers.markov``).
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
 
-from core.tcg import TcgAction
+from core.tcg import TcgAction, TcgView
 from solvers.cache import load_or_build
 from solvers.markov import WIN1, WIN2, Certificate, MarkovGame, MarkovSolution, Progress, certify, solve
+from solvers.players import Limit
 
 ACTIONS: tuple[TcgAction, ...] = tuple(TcgAction)  # c, a, d, s: the index order of every array here
 KEEP_TOLERANCE = 1e-9
@@ -154,6 +156,38 @@ class TcgSolution:
         advice = self.advice(i1, i2)
         mix = advice.p1 if player == 1 else advice.p2
         return rng.choices(ACTIONS, weights=list(mix))[0]
+
+
+_SOLVED: dict[int, TcgSolution] = {}
+
+
+def load_solution(n: int, progress: Progress | None = None) -> tuple[TcgSolution, str]:
+    """The solution of the Twice Clap Game for ``n`` and where it came from, loaded once per process (from the
+    disk cache, or solved and saved; ``"memory"`` when this process had it already): the equilibrium player and the
+    app share it."""
+    if n in _SOLVED:
+        return _SOLVED[n], "memory"
+    solution, source = TcgSolution.load(n, progress=progress)
+    _SOLVED[n] = solution
+    return solution, source
+
+
+def solution_for(n: int) -> TcgSolution:
+    return load_solution(n)[0]
+
+
+class EquilibriumPlayer:
+    """Draws its action from its equilibrium mix at the current state (the table for the view's ``n``)."""
+
+    name = "equilibrium"
+
+    def choose(self, view: TcgView, rng: random.Random, limit: Limit | None = None) -> TcgAction:
+        i1, i2 = view.points
+        return solution_for(view.n).draw(i1, i2, view.viewer.number, rng)
+
+    def analyse(self, view: TcgView, limit: Limit | None, rng: random.Random) -> Iterator[StateAdvice]:
+        """Exact at once: the state's value and both players' mixes."""
+        yield solution_for(view.n).advice(*view.points)
 
 
 # --------------------------------------------------------------------------------------------------- formatting

@@ -523,14 +523,15 @@ class ServerThread:
                 await cancel_and_wait(opponent)
 
     async def _opponent(self, port: int) -> None:
-        from solvers.baselines import PLAYERS
-        from tui.net import AIPlayer, ContestSettings, play_game
+        from solvers.catalogue import make_player
+        from tui.config import ContestSettings
+        from tui.net import AIPlayer, play_game
 
         assert self.opponent is not None
         settings = ContestSettings(ply_limit=self.options.ply_limit, connect_deadline=5.0)
         rng = random.Random(self.seed + 1)
         for _ in range(self.games):
-            player = AIPlayer(PLAYERS[self.opponent](), rng)
+            player = AIPlayer(make_player(self.opponent, "geister"), rng)
             try:
                 result = await play_game("127.0.0.1", port, player, side=Side.P2, settings=settings)
                 self.opponent_results.append(result.result)

@@ -14,8 +14,8 @@ from core.game import Side
 from core.geister import GeisterView
 from core.notation import Move
 from tui.app import NashplayApp, StartRequest
+from tui.config import GeisterConfig
 from tui.screens.game import GameScreen
-from tui.session import GameConfig
 from tui.widgets.board import Board
 
 
@@ -59,8 +59,8 @@ SEED = 7
 def play_app(
     variant: str = "mini-geister", side: Side = Side.P1, setup: str = "BR", seed: int = SEED, **kwargs: object
 ) -> NashplayApp:
-    config = GameConfig(variant, side, "chototsu", setup, seed)
-    return NashplayApp(StartRequest("play", config), ai_delay=0, **kwargs)  # type: ignore[arg-type]
+    config = GeisterConfig(variant, side, "chototsu", setup, seed)
+    return NashplayApp(StartRequest.for_config(config), ai_delay=0, **kwargs)  # type: ignore[arg-type]
 
 
 async def type_move(app: NashplayApp, pilot: Pilot[None], text: str, paste: bool = False) -> None:

@@ -24,14 +24,17 @@ from core.notation import Move
 from core.record import Record
 from tui.app import NashplayApp, StartRequest
 from tui.cli import build_parser, main
+from tui.config import GeisterConfig
+from tui.screens.ask_path import AskPath
 from tui.screens.game import GameScreen
 from tui.screens.help import HelpScreen
-from tui.screens.menu import AskPath, MenuScreen
+from tui.screens.menu import MenuScreen
 from tui.screens.replay import SPEEDS, ReplayScreen
-from tui.screens.setup import SetupPicker, SetupScreen
-from tui.session import GameConfig, GameSession
+from tui.screens.setup import SetupScreen
+from tui.session import GameSession
 from tui.widgets.board import Board
 from tui.widgets.moves import MoveList
+from tui.widgets.setup_picker import SetupPicker
 
 SIZE = (100, 32)
 SEED = 7
@@ -52,7 +55,7 @@ def menu_options(app: NashplayApp) -> list[tuple[str | None, str]]:
 
 def finished_record() -> Record:
     """A whole Geister game (human: first legal move; opponent: chototsu), with a comment on the third move."""
-    session = GameSession(GameConfig("geister", Side.P1, "chototsu", "BBBBRRRR", SEED))
+    session = GameSession(GeisterConfig("geister", Side.P1, "chototsu", "BBBBRRRR", SEED))
     while not session.is_over:
         if session.humans_turn:
             session.play(session.view().legal_moves()[0])
@@ -74,14 +77,17 @@ def test_menu_offers_the_games_and_set_up_starts_a_game() -> None:
             assert isinstance(app.screen, MenuScreen)
             options = menu_options(app)
             ids = [option_id for option_id, _ in options]
+            # Every game of the catalogue, the 2-vs-3 variants (the third piece with player 2) included.
             assert ids == [
                 "game:geister",
                 "game:mini-geister",
                 "game:mini-geister-3v2-rrb",
                 "game:mini-geister-3v2-rbb",
-                "tcg",
-                "nim",
-                "footstep",
+                "game:mini-geister-2v3-rrb",
+                "game:mini-geister-2v3-rbb",
+                "game:tcg",
+                "game:nim",
+                "game:footstep",
                 "replay",
                 "quit",
             ], "no Resume without a saved game"
@@ -135,7 +141,9 @@ def test_menu_offers_the_games_and_set_up_starts_a_game() -> None:
 
 def test_set_up_escape_returns_to_the_menu_and_a_3_vs_2_game_starts() -> None:
     async def test() -> None:
-        app = NashplayApp(StartRequest("setup", GameConfig("mini-geister-3v2-rrb", seed=SEED)), ai_delay=0)
+        app = NashplayApp(
+            StartRequest.for_config(GeisterConfig("mini-geister-3v2-rrb", seed=SEED), setup=True), ai_delay=0
+        )
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
             setup = app.screen
@@ -161,7 +169,9 @@ def test_set_up_escape_returns_to_the_menu_and_a_3_vs_2_game_starts() -> None:
 
 def test_set_up_subtitle_follows_the_side() -> None:
     async def test() -> None:
-        app = NashplayApp(StartRequest("setup", GameConfig("mini-geister-3v2-rrb", seed=SEED)), ai_delay=0)
+        app = NashplayApp(
+            StartRequest.for_config(GeisterConfig("mini-geister-3v2-rrb", seed=SEED), setup=True), ai_delay=0
+        )
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
             assert app.screen.sub_title == "you are player 1: 1 blue, 2 red"
@@ -473,10 +483,10 @@ def test_ascii_mode_draws_the_board_with_ascii_only() -> None:
 
 def test_ascii_mode_status_is_ascii() -> None:
     async def test() -> None:
-        config = GameConfig("mini-geister", Side.P2, "chototsu", "BR", SEED)
+        config = GeisterConfig("mini-geister", Side.P2, "chototsu", "BR", SEED)
         # A long think, so the status is still "thinking" after the first pause (the advice panel's worker solving
         # the Mini-Geister tables can hold that pause up).
-        app = NashplayApp(StartRequest("play", config), ai_delay=3.0, ascii_mode=True)
+        app = NashplayApp(StartRequest.for_config(config), ai_delay=3.0, ascii_mode=True)
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
             screen = app.screen
@@ -584,11 +594,11 @@ def test_main_turns_arguments_into_a_start_request(monkeypatch: pytest.MonkeyPat
     runs = RunStub(monkeypatch)
     assert main(["play", "mini-geister", "--setup", "BR", "--side", "2", "--seed", "5", "--ascii"]) == 0
     request = runs.apps[-1].start_request
-    assert request.kind == "play"
-    assert request.config == GameConfig("mini-geister", Side.P2, "chototsu", "BR", 5)
+    assert request.kind == "game" and not request.setup
+    assert request.config == GeisterConfig("mini-geister", Side.P2, "chototsu", "BR", 5)
     assert runs.apps[-1].ascii_mode
     main(["play", "geister", "--theme", "nashplay-light"])
-    assert runs.apps[-1].start_request.kind == "setup" and runs.apps[-1].initial_theme == "nashplay-light"
+    assert runs.apps[-1].start_request.setup and runs.apps[-1].initial_theme == "nashplay-light"
     path = tmp_path / "game.ngr"
     finished_record().save(path)
     main(["replay", str(path), "--side", "2"])

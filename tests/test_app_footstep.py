@@ -8,15 +8,18 @@ from textual.widgets import Static
 
 from core.game import Side
 from tui.app import NashplayApp, StartRequest
-from tui.screens import footstep as footstep_screen
-from tui.screens.footstep import FootstepConfig, FootstepLearningScreen, FootstepScreen, Track
+from tui.config import FootstepConfig
+from tui.screens import footstep_learning
+from tui.screens.footstep import FootstepScreen
+from tui.screens.footstep_learning import FootstepLearningScreen
 from tui.widgets.mix import MixBars
+from tui.widgets.track import Track
 
 SIZE = (110, 36)
 
 
 def footstep_app(opponent: str = "random", side: Side = Side.P1, n: int = 6, k: int = 2) -> NashplayApp:
-    return NashplayApp(StartRequest("footstep", footstep=FootstepConfig(n, k, opponent, side, seed=3)))
+    return NashplayApp(StartRequest.for_config(FootstepConfig(n, k, opponent, side, seed=3)))
 
 
 def screen_of(app: NashplayApp) -> FootstepScreen:
@@ -146,8 +149,8 @@ def test_the_learner_opponent_trains_in_a_process_then_learns_from_you() -> None
 
 
 def test_learning_curves_screen_plots_all_three_learners(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(footstep_screen, "APP_GAMES", 200)
-    monkeypatch.setattr(footstep_screen, "APP_RUNS", 2)
+    monkeypatch.setattr(footstep_learning, "APP_GAMES", 200)
+    monkeypatch.setattr(footstep_learning, "APP_RUNS", 2)
 
     async def test() -> None:
         app = footstep_app(n=6, k=2)
@@ -180,7 +183,7 @@ def test_the_menu_opens_footstep() -> None:
 
             games = app.screen.query_one("#games", OptionList)
             ids = [games.get_option_at_index(i).id for i in range(games.option_count)]
-            games.highlighted = ids.index("footstep")
+            games.highlighted = ids.index("game:footstep")
             await pilot.press("enter")
             await pilot.pause()
             screen = screen_of(app)

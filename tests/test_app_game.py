@@ -21,9 +21,11 @@ from core.geister import Colour, GeisterState
 from core.notation import Move, Square
 from core.record import Record
 from tui.app import NashplayApp, StartRequest
+from tui.config import GeisterConfig
+from tui.games import Config
 from tui.screens.game import GameScreen
 from tui.screens.replay import ReplayScreen
-from tui.session import GameConfig, GameSession
+from tui.session import GameSession
 from tui.widgets.board import Board
 from tui.widgets.moves import MoveList
 
@@ -39,20 +41,20 @@ class PositionApp(NashplayApp):
     CSS_PATH = str(Path(tui_app.__file__).with_name("app.tcss"))
 
     def __init__(self, session: GameSession, ai_delay: float = 0) -> None:
-        super().__init__(StartRequest("play", session.config), ai_delay=ai_delay)
+        super().__init__(StartRequest.for_config(session.config), ai_delay=ai_delay)
         self.prepared: GameSession | None = session
 
-    def start_game(self, config: GameConfig) -> None:
+    def open_game(self, game: str, config: Config | None = None, setup: bool = True) -> None:
         if self.prepared is None:
-            super().start_game(config)
+            super().open_game(game, config, setup)
             return
         session, self.prepared = self.prepared, None
-        self._show(GameScreen(session, self.saved, self.ai_delay))
+        self._show(GameScreen(session.config, session))
 
 
 def position_app(position: str, variant: str = "mini-geister", ai_delay: float = 0) -> PositionApp:
     state = GeisterState.from_position(position, variant)
-    return PositionApp(GameSession(GameConfig(variant, Side.P1, "chototsu", None, SEED), state), ai_delay)
+    return PositionApp(GameSession(GeisterConfig(variant, Side.P1, "chototsu", None, SEED), state), ai_delay)
 
 
 def game(app: NashplayApp) -> GameScreen:

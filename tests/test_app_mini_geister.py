@@ -9,9 +9,11 @@ from pathlib import Path
 from pilot_helpers import SEED, run, settle, settle_workers, type_move
 
 from core.game import Side
+from solvers.catalogue import players_for
 from tui.app import NashplayApp, StartRequest
+from tui.config import GeisterConfig
 from tui.screens.game import GameScreen, mini_geister_advice
-from tui.session import GameConfig, make_opponent, opponents_for
+from tui.session import make_opponent
 from tui.storage import Settings
 from tui.widgets.mini_advice import MiniAdvicePanel
 
@@ -19,7 +21,7 @@ SIZE = (110, 40)
 
 
 def app_for(opponent: str = "chototsu", side: Side = Side.P1, setup: str = "BR") -> NashplayApp:
-    return NashplayApp(StartRequest("play", GameConfig("mini-geister", side, opponent, setup, SEED)), ai_delay=0)
+    return NashplayApp(StartRequest.for_config(GeisterConfig("mini-geister", side, opponent, setup, SEED)), ai_delay=0)
 
 
 def panel_text(app: NashplayApp) -> str:
@@ -77,8 +79,8 @@ def test_advice_follows_the_game_and_reveals_perfect_information_after_it() -> N
 
 
 def test_mini_geister_offers_the_nash_and_mirror_opponents() -> None:
-    assert {"nash", "nash-extended", "mirror"} <= set(opponents_for("mini-geister"))
-    assert "nash" not in opponents_for("geister")
+    assert {"nash", "nash-extended", "mirror"} <= {e.name for e in players_for("mini-geister")}
+    assert "nash" not in {e.name for e in players_for("geister")}
     assert make_opponent("nash").name == "nash"
     assert make_opponent("mirror").name == "mirror"
 

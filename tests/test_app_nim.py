@@ -13,8 +13,10 @@ from core.impartial import KAYLES, HeapMove, HeapRule, Nim, Subtraction
 from solvers.grundy import analyse
 from tui.app import NashplayApp, StartRequest
 from tui.cli import main
+from tui.config import NimConfig, NimOpponent
 from tui.screens.menu import MenuScreen
-from tui.screens.nim import NimConfig, NimOpponent, NimScreen, NimSetupScreen
+from tui.screens.nim import NimScreen
+from tui.screens.nim_setup import NimSetupScreen
 from tui.widgets.heaps import AdvicePanel, HeapRows
 
 SIZE = (110, 36)
@@ -29,7 +31,7 @@ def nim_app(
     ascii_mode: bool = False,
 ) -> NashplayApp:
     config = NimConfig(heaps, rule or Nim(), misere, opponent, human, seed=3)
-    return NashplayApp(StartRequest("nim", nim=config), ai_delay=0, ascii_mode=ascii_mode)
+    return NashplayApp(StartRequest.for_config(config), ai_delay=0, ascii_mode=ascii_mode)
 
 
 def screen_of(app: NashplayApp) -> NimScreen:
@@ -336,8 +338,8 @@ def test_the_menu_opens_the_set_up_and_start_begins_the_chosen_game() -> None:
             assert isinstance(app.screen, MenuScreen)
             games = app.screen.query_one("#games", OptionList)
             ids = [games.get_option_at_index(i).id for i in range(games.option_count)]
-            assert ids.index("nim") == ids.index("footstep") - 1 == ids.index("replay") - 2
-            games.highlighted = ids.index("nim")
+            assert ids.index("game:nim") == ids.index("game:footstep") - 1 == ids.index("replay") - 2
+            games.highlighted = ids.index("game:nim")
             await press(app, pilot, "enter")
             assert isinstance(app.screen, NimSetupScreen)
             await press(app, pilot, "ctrl+u", *"3,x", "ctrl+s")
@@ -385,10 +387,10 @@ def test_play_nim_on_the_command_line(monkeypatch: pytest.MonkeyPatch) -> None:
     runs = RunStub(monkeypatch)
     assert main(["play", "nim", "--heaps", "1,2", "--rule", "kayles"]) == 0
     request = runs.apps[-1].start_request
-    assert request.kind == "nim"
-    assert request.nim == NimConfig((1, 2), KAYLES, False, "perfect", Side.P1, None)
+    assert request.kind == "game" and request.game == "nim"
+    assert request.config == NimConfig((1, 2), KAYLES, False, "perfect", Side.P1, None)
     main(["play", "nim", "--rule", "{1,2,3}", "--misere", "--opponent", "human", "--side", "2", "--seed", "4"])
-    assert runs.apps[-1].start_request.nim == NimConfig((3, 4, 5), Subtraction({1, 2, 3}), True, "human", Side.P2, 4)
+    assert runs.apps[-1].start_request.config == NimConfig((3, 4, 5), Subtraction({1, 2, 3}), True, "human", Side.P2, 4)
     for bad in (
         ["play", "nim", "--opponent", "chototsu"],
         ["play", "nim", "--heaps", "3,x"],

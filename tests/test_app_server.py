@@ -21,20 +21,20 @@ from core.game import Side
 from core.geister import Colour, GeisterView, Setup
 from core.notation import Move, Square
 from core.record import Record
-from solvers.baselines import ChototsuPlayer, RandomPlayer
+from solvers.baselines import ChototsuPlayer
+from solvers.players import RandomPlayer
 from tui.app import NashplayApp, StartRequest
+from tui.config import ContestSettings, ServerGameConfig
 from tui.net import (
     AIPlayer,
     Clocks,
     ContestError,
     ContestPlayer,
-    ContestSettings,
     GameResult,
     cancel_and_wait,
     play_game,
 )
 from tui.screens.server import ServerGameScreen
-from tui.server_game import ServerGameConfig
 from tui.widgets.board import Board
 from tui.widgets.search_advice import SearchAdvicePanel
 

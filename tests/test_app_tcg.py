@@ -11,8 +11,9 @@ from core.game import Side
 from core.tcg import TcgAction
 from solvers.tcg import TcgSolution
 from tui.app import NashplayApp, StartRequest
+from tui.config import TcgConfig
 from tui.screens.menu import MenuScreen
-from tui.screens.tcg import TcgConfig, TcgScreen
+from tui.screens.tcg import TcgScreen
 from tui.widgets.heatmap import HeatMap
 from tui.widgets.mix import MixBars
 
@@ -20,7 +21,7 @@ SIZE = (110, 36)
 
 
 def tcg_app(mode: str = "advisor", side: Side = Side.P1, n: int = 3) -> NashplayApp:
-    return NashplayApp(StartRequest("tcg", tcg=TcgConfig(n, mode, side, seed=1)))  # type: ignore[arg-type]
+    return NashplayApp(StartRequest.for_config(TcgConfig(n, mode, side, seed=1)))  # type: ignore[arg-type]
 
 
 def screen_of(app: NashplayApp) -> TcgScreen:
@@ -161,7 +162,7 @@ def test_tcg_is_in_the_menu() -> None:
 
             games = app.screen.query_one("#games", OptionList)
             ids = [games.get_option_at_index(i).id for i in range(games.option_count)]
-            games.highlighted = ids.index("tcg")
+            games.highlighted = ids.index("game:tcg")
             await pilot.press("enter")
             await app.workers.wait_for_complete()
             await pilot.pause()

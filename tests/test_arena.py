@@ -13,7 +13,7 @@ from core.record import Record
 from solvers.arena import game_specs, run_match
 from solvers.players import Limit
 from solvers.stats import wilson
-from tui import arena_cli
+from tui.cli import arena as arena_cli
 
 
 def test_wilson_interval() -> None:

@@ -12,7 +12,8 @@ import pytest
 from fake_server import ServerOptions, ServerThread, free_ports
 
 from core.record import Record
-from tui import cli, connect_cli, server_game
+from tui import cli
+from tui.cli import connect as connect_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -99,7 +100,7 @@ def test_human_mode_reaches_the_apps_server_mode(monkeypatch: pytest.MonkeyPatch
         seen.append(args)
         return 0
 
-    monkeypatch.setattr(server_game, "run_human", run_human)
+    monkeypatch.setattr(connect_cli, "run_human", run_human)
     assert connect(["--port", "10001", "--setup", "gfcb"]) == 0
     assert len(seen) == 1 and seen[0].player == "human" and seen[0].port == 10001
     # The nashplay command dispatches to it too, with the app's display options.
@@ -115,7 +116,7 @@ def test_run_human_opens_the_app_on_the_server_game(monkeypatch: pytest.MonkeyPa
     args, _ = parse(["--host", "example.org", "--port", "10001", "--setup", "gfcb", "--save", str(tmp_path)])
     args.ascii, args.theme = True, None
     args.ply_limit, args.budget, args.per_move, args.connect_timeout = 200, 300.0, 5.0, 7.0
-    assert server_game.run_human(args) == 0
+    assert connect_cli.run_human(args) == 0
     (app,) = started
     request = app.start_request
     assert request.kind == "server" and app.ascii_mode
@@ -125,7 +126,7 @@ def test_run_human_opens_the_app_on_the_server_game(monkeypatch: pytest.MonkeyPa
     settings = config.settings
     assert (settings.ply_limit, settings.budget, settings.per_move, settings.connect_deadline) == (200, 300, 5, 7)
     args.setup, args.save = "random", None
-    config = server_game.config_from_args(args)
+    config = connect_cli.config_from_args(args)
     assert config.setup is None and config.save_dir is not None and config.save_dir.name == "contest"
 
 
@@ -146,6 +147,6 @@ def test_an_unknown_player_is_named() -> None:
 
 
 def test_importing_the_command_loads_no_numpy() -> None:
-    script = "import sys, tui.connect_cli, tui.net; print('numpy' in sys.modules)"
+    script = "import sys, tui.cli.connect, tui.net; print('numpy' in sys.modules)"
     done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "False"

@@ -3,6 +3,8 @@ the game, closed forms for a player out of points, and simulation for the exact 
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 import pytest
 
@@ -131,6 +133,7 @@ def test_exact_scores_against_random_agree_with_simulation(simplified: FootstepS
     # The best response is at least as good as the equilibrium everywhere.
     assert np.all(versus.best_response >= versus.equilibrium - 1e-9)
     rng = np.random.default_rng(3)
+    py_rng = random.Random(3)
     for exact, player in ((equilibrium, "equilibrium"), (best, "best")):
         scores = []
         for _ in range(3000):
@@ -138,7 +141,7 @@ def test_exact_scores_against_random_agree_with_simulation(simplified: FootstepS
             while not state.is_terminal():
                 pos = state.position
                 if player == "equilibrium":
-                    mine = simplified.draw(pos, Side.P1, rng)
+                    mine = simplified.draw(pos, Side.P1, py_rng)
                 else:
                     mine = int(versus.best_bid[pos.points1, pos.points2, pos.marker + k])
                 theirs = int(rng.integers(1, pos.points2 + 1)) if pos.points2 else 0

@@ -12,7 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.impartial import DAWSONS_KAYLES, KAYLES, HeapGameState, HeapRule, Nim, Octal, Subtraction
-from solvers.grundy import after, analyse, best_move, binary_rows, find_period, grundy_sequence
+from core.impartial import heaps_after as after
+from solvers.grundy import analyse, best_move, binary_rows, find_period, grundy_sequence
 from tui.cli import main
 
 RULES: list[HeapRule] = [

@@ -142,3 +142,145 @@ def test_start_up_does_not_load_the_heavy_solvers() -> None:
     loaded = import_in_subprocess(["tui.app", "tui.cli"])
     assert "scipy" not in loaded
     assert "numpy" not in loaded
+
+
+# ------------------------------------------------------------------------------------------------ the import graph
+
+
+def module_files() -> dict[str, Path]:
+    """Every module of the three layers by dotted name (a package by its ``__init__``)."""
+    files = {}
+    for package in ("core", "solvers", "tui"):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            if "__pycache__" in parts:
+                continue
+            files[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return files
+
+
+def import_graph(files: dict[str, Path]) -> dict[str, set[str]]:
+    """Which of our modules each module imports, wherever the import stands (functions, ``if TYPE_CHECKING``).
+
+    ``from package import name`` is an edge to the submodule ``package.name`` when there is one (the package's
+    ``__init__`` runs first for any submodule import, as it must; that is not a dependency of the importer)."""
+
+    def ours(name: str) -> str | None:
+        while name and name not in files:
+            name = name.rpartition(".")[0]
+        return name or None
+
+    graph: dict[str, set[str]] = {}
+    for module, path in files.items():
+        targets: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+            if isinstance(node, ast.Import):
+                targets.update(filter(None, (ours(alias.name) for alias in node.names)))
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                for alias in node.names:
+                    full = f"{node.module}.{alias.name}"
+                    target = full if full in files else ours(node.module)
+                    if target:
+                        targets.add(target)
+        targets.discard(module)
+        graph[module] = targets
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The import cycles (strongly connected components of more than one module), by Tarjan's algorithm."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for target in sorted(graph[node]):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_there_is_no_import_cycle() -> None:
+    graph = import_graph(module_files())
+    assert len(graph) > 60
+    assert cycles(graph) == []
+
+
+def test_the_cycle_finder_finds_a_cycle() -> None:
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+#: tui's floors, lowest first: a module imports tui modules of its own floor or below, never above. Screens sit on
+#: one floor but never import each other (only the shared screen bases): the App navigates.
+TUI_FLOORS: tuple[tuple[str, ...], ...] = (
+    ("tui", "tui.theme", "tui.plot", "tui.storage"),
+    ("tui.config",),
+    ("tui.games",),
+    ("tui.search_process", "tui.session", "tui.net"),
+    ("tui.messages",),
+    ("tui.widgets",),
+    ("tui.screens",),
+    ("tui.app",),
+    ("tui.cli",),
+    ("tui.__main__",),
+)
+SCREEN_BASES = {"tui.screens", "tui.screens.base", "tui.screens.board_screen"}
+
+
+def floor_of(module: str) -> int:
+    best = None
+    for number, members in enumerate(TUI_FLOORS):
+        for member in members:
+            if (module == member or module.startswith(member + ".")) and (best is None or len(member) > best[1]):
+                best = (number, len(member))
+    assert best is not None, f"{module} is on no floor of TUI_FLOORS: give it one"
+    return best[0]
+
+
+def test_tui_imports_go_down_its_floors() -> None:
+    graph = import_graph(module_files())
+    upward = {
+        f"{module} -> {target}"
+        for module, targets in graph.items()
+        if module.startswith("tui")
+        for target in targets
+        if target.startswith("tui") and floor_of(target) > floor_of(module)
+    }
+    assert upward == set()
+
+
+def test_no_screen_imports_another_screen() -> None:
+    graph = import_graph(module_files())
+    screens = {m for m in graph if m.startswith("tui.screens.") and m not in SCREEN_BASES}
+    offences = {
+        f"{m} -> {t}" for m in screens for t in graph[m] if t.startswith("tui.screens") and t not in SCREEN_BASES
+    }
+    assert offences == set()
+
+
+def test_the_floor_test_would_see_a_screen_importing_the_app() -> None:
+    # The app imports the screens; a screen that imported the app would be one floor up and one cycle in.
+    assert floor_of("tui.app") > floor_of("tui.screens.menu") > floor_of("tui.widgets.board") > floor_of("tui.games")
+    assert cycles({"tui.app": {"tui.screens.menu"}, "tui.screens.menu": {"tui.app"}}) == [
+        ["tui.app", "tui.screens.menu"]
+    ]

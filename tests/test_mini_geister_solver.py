@@ -24,23 +24,22 @@ import pytest
 from core.errors import InvalidPositionError
 from core.game import Side
 from core.geister import GeisterState
-from solvers import mini_geister as mg
-from solvers.mini_geister import (
+from solvers.mini_geister import analysis as mg
+from solvers.mini_geister.analysis import (
     BASE,
     EXTENDED,
-    Army,
-    ColourlessSpec,
-    Layout,
     MiniGeisterTables,
-    TableStore,
-    ThreeVsTwo,
     analyse_position,
     equilibrium_moves,
     perfect_information_value,
     solved_line,
-    three_vs_two,
 )
-from tui import solve_mini_geister
+from solvers.mini_geister.model import Army, ColourlessSpec
+from solvers.mini_geister.tables import TableStore
+from solvers.mini_geister.three_vs_two import ThreeVsTwo, three_vs_two
+from solvers.retrograde import Layout, popcount
+from tui.cli.solve import HANDLERS
+from tui.cli.solve import mini_geister as solve_mini_geister
 
 # ---- the paper's figures (typed in from seeds/000)
 
@@ -308,9 +307,9 @@ def test_ranking_inverts_the_enumeration(counts: tuple[int, ...]) -> None:
     masks = layout.enumerate()
     assert len(masks) == layout.placements
     assert np.array_equal(layout.rank(masks), np.arange(layout.placements))
-    assert all(np.array_equal(mg._popcount(masks[:, j]), np.full(len(masks), k)) for j, k in enumerate(counts))
+    assert all(np.array_equal(popcount(masks[:, j]), np.full(len(masks), k)) for j, k in enumerate(counts))
     union = np.bitwise_or.reduce(masks, axis=1)
-    assert np.array_equal(mg._popcount(union), np.full(len(masks), sum(counts)))  # kinds never share a square
+    assert np.array_equal(popcount(union), np.full(len(masks), sum(counts)))  # kinds never share a square
     assert len(np.unique(masks, axis=0)) == layout.placements
 
 
@@ -456,7 +455,7 @@ def _run(*argv: str) -> tuple[int, str, str]:
     with redirect_stdout(out), redirect_stderr(err):
         try:
             args = parser.parse_args(["solve", *argv])
-            assert solve_mini_geister.handles(args)
+            assert HANDLERS[args.solver] is solve_mini_geister.run
             code = solve_mini_geister.run(args, parser)
         except SystemExit as exit_:
             code = int(exit_.code or 0)

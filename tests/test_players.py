@@ -11,7 +11,12 @@ from twin_games import random_midgame, with_opponent_colours_swapped
 from core.game import Side
 from core.geister import VARIANTS, Colour, GeisterState
 from core.notation import Move, Square
-from solvers.baselines import PLAYERS, ChototsuPlayer, RandomPlayer, outer_setup
+from solvers.baselines import ChototsuPlayer, outer_setup
+from solvers.catalogue import make_player
+from solvers.players import RandomPlayer
+
+#: The Geister baselines that decide at once.
+PLAYERS = ("random", "chototsu", "greedy")
 
 sq = Square.parse
 
@@ -35,7 +40,7 @@ def test_players_cannot_read_hidden_colours(seed: int, plies: int, player: str) 
     ]
     view, twin_view = state.view(viewer), twin.view(viewer)
     assert view == twin_view
-    ai = PLAYERS[player]()
+    ai = make_player(player, "geister")
     assert ai.choose(view, random.Random(seed)) == ai.choose(twin_view, random.Random(seed))
 
 

@@ -12,20 +12,21 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, NotationError
-from core.footstep import FootstepPosition, FootstepState, position_outcome
-from core.game import SIMULTANEOUS, TERMINAL, Game, Outcome, Side
+from core.footstep import FootstepPosition, FootstepState, FootstepView, position_outcome
+from core.game import SIMULTANEOUS, TERMINAL, Game, Outcome, Side, View
 from core.impartial import (
     DAWSONS_KAYLES,
     KAYLES,
     HeapGameState,
     HeapMove,
     HeapRule,
+    HeapView,
     Nim,
     Octal,
     Subtraction,
     parse_rule,
 )
-from core.tcg import TcgAction, TcgState, resolve_round
+from core.tcg import TcgAction, TcgState, TcgView, resolve_round
 
 # --- Twice Clap Game ------------------------------------------------------------------------------------------
 
@@ -407,6 +408,11 @@ def test_random_play_through_the_protocol(name: str, data: st.DataObject) -> Non
         view = game.view(Side.P1)
         with pytest.raises(dataclasses.FrozenInstanceError):
             view.outcome = None
+        # What a player is given to choose from is what the game allows it.
+        for side in Side:
+            seen = game.view(side)
+            assert isinstance(seen, View) and seen.viewer is side
+            assert list(seen.legal_actions()) == game.legal_actions(side)
         # A clone plays on by itself without touching the original.
         twin = game.clone()
         if not twin.is_terminal():
@@ -445,6 +451,10 @@ def test_random_play_through_the_protocol(name: str, data: st.DataObject) -> Non
 
 
 def test_protocol_types() -> None:
-    # A static check as much as a runtime one: mypy verifies each class against Game[Any] here.
-    games: list[Game[Any]] = [TcgState(), FootstepState(), HeapGameState((1,))]
+    # A static check as much as a runtime one: each class against the protocol with its own action and view types.
+    tcg: Game[TcgAction, TcgView] = TcgState()
+    footstep: Game[int, FootstepView] = FootstepState()
+    nim: Game[HeapMove, HeapView] = HeapGameState((1,))
+    games: list[Game[Any, Any]] = [tcg, footstep, nim]
     assert [g.game_name for g in games] == ["tcg", "footstep", "nim"]
+    assert all(isinstance(g.view(Side.P1), View) for g in games)

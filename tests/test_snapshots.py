@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from core.game import Side
 from tui.app import NashplayApp, StartRequest
-from tui.session import GameConfig
+from tui.config import GeisterConfig
 
 
 def test_mini_geister_board_after_two_plies(snap_compare) -> None:  # type: ignore[no-untyped-def]
     app = NashplayApp(
-        StartRequest("play", GameConfig("mini-geister", Side.P1, "chototsu", "BR", 7)), ascii_mode=True, ai_delay=0
+        StartRequest.for_config(GeisterConfig("mini-geister", Side.P1, "chototsu", "BR", 7)),
+        ascii_mode=True,
+        ai_delay=0,
     )
 
     async def play_one(pilot) -> None:  # type: ignore[no-untyped-def]
@@ -26,7 +28,9 @@ def test_mini_geister_board_after_two_plies(snap_compare) -> None:  # type: igno
 
 def test_geister_board_as_player_two(snap_compare) -> None:  # type: ignore[no-untyped-def]
     app = NashplayApp(
-        StartRequest("play", GameConfig("geister", Side.P2, "chototsu", "BRRBBRRB", 3)), ascii_mode=True, ai_delay=0
+        StartRequest.for_config(GeisterConfig("geister", Side.P2, "chototsu", "BRRBBRRB", 3)),
+        ascii_mode=True,
+        ai_delay=0,
     )
 
     async def settle(pilot) -> None:  # type: ignore[no-untyped-def]

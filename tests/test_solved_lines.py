@@ -12,8 +12,8 @@ from textual.widgets import Static
 
 from tui.app import NashplayApp, StartRequest
 from tui.cli import build_parser, main
+from tui.cli.replay import chosen_lines
 from tui.screens.replay import ReplayScreen
-from tui.solved_lines import chosen_lines
 
 
 def lines_json(capsys: pytest.CaptureFixture[str], *extra: str) -> list[dict[str, object]]:

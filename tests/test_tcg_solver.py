@@ -16,8 +16,7 @@ from solvers import markov
 from solvers.markov import WIN1, WIN2, MarkovGame, certify
 from solvers.matrix import exploitability
 from solvers.tcg import ACTIONS, TcgSolution, build_game, round_like_source, state_index, strategy_cells
-from tui import tcg_prompt
-from tui.cli import main
+from tui.cli import main, tcg_prompt
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,9 @@
-"""The Textual app: themes, the screen flow (menu -> set-up -> game -> replay), the saved game, the palette."""
+"""The Textual app: themes, the saved game, the palette, and navigation.
+
+The App owns navigation: screens post the messages of ``tui.messages`` and the App opens the screen they ask for,
+finding a game's screens in the game catalogue (``tui.games``) and importing them on first use, so that starting
+the app loads no game's solver.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +13,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, Literal
 
+from textual import on
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
@@ -15,36 +21,37 @@ from textual.screen import Screen
 from core.errors import NotationError
 from core.game import Side
 from core.record import Record
-from tui.screens.game import GameScreen
+from tui.games import Config, game_entry, game_of, load_screen
+from tui.messages import AskForRecord, OpenGame, OpenLearningCurves, OpenReplay, ResumeGame, ShowMenu
+from tui.screens.base import AppServices
 from tui.screens.menu import MenuScreen
-from tui.screens.replay import ReplayScreen
-from tui.screens.setup import SetupScreen
-from tui.session import GameConfig, GameSession
+from tui.session import GameSession
 from tui.storage import SavedGame, Settings
 from tui.theme import ASCII, PIECE_VARIABLES, THEMES, UNICODE
 
 if TYPE_CHECKING:
-    # The TCG and Nim screens pull in scipy and the solvers (about half a second): imported when first shown.
-    from tui.screens.footstep import FootstepConfig
-    from tui.screens.nim import NimConfig
-    from tui.screens.tcg import TcgConfig
-    from tui.server_game import ServerGameConfig
+    from tui.config import ServerGameConfig
 
 
 @dataclass(frozen=True)
 class StartRequest:
-    """What the command line asked for: the menu, a game (with or without the set-up screen), a replay, or a game on
-    a contest server."""
+    """What the command line asked for: the menu, a game (on its set-up screen or straight on the board), a replay,
+    or a game on a contest server."""
 
-    kind: Literal["menu", "play", "setup", "replay", "tcg", "nim", "footstep", "server"] = "menu"
-    config: GameConfig | None = None
-    tcg: TcgConfig | None = None
-    nim: NimConfig | None = None
-    footstep: FootstepConfig | None = None
+    kind: Literal["menu", "game", "replay", "server"] = "menu"
+    game: str | None = None
+    config: Config | None = None
+    #: For a game: open its set-up screen first.
+    setup: bool = False
     server: ServerGameConfig | None = None
     record: Record | None = None
     replay_side: Side = Side.P1
     replay_title: str | None = None
+
+    @classmethod
+    def for_config(cls, config: Config, setup: bool = False) -> StartRequest:
+        """A game with ``config``: on its set-up screen (``setup``) or straight on the board."""
+        return cls("game", game=game_of(config), config=config, setup=setup)
 
 
 class NashplayApp(App[None]):
@@ -72,7 +79,9 @@ class NashplayApp(App[None]):
         self.ascii_mode = ascii_mode
         self.glyphs = ASCII if ascii_mode else UNICODE
         self.initial_theme = theme_name
+        #: Seconds an AI's reply waits at least, so the user sees their own move land first.
         self.ai_delay = ai_delay
+        #: The game in progress (the Geister family's), saved after every move and offered for resume.
         self.saved = saved or SavedGame()
         #: Which advice panels are shown (Nim, Footstep, Mini-Geister's solved values, the live Geister search):
         #: remembered between sessions in the state directory.
@@ -125,28 +134,12 @@ class NashplayApp(App[None]):
         if self.ascii_mode:
             self.add_class("-ascii")
         request = self.start_request
-        if request.kind == "play" and request.config is not None:
-            self.start_game(request.config)
-        elif request.kind == "setup" and request.config is not None:
-            self.push_screen(SetupScreen(request.config.variant, request.config))
-        elif request.kind == "tcg":
-            from tui.screens.tcg import TcgScreen
-
-            self.push_screen(TcgScreen(request.tcg))
-        elif request.kind == "nim":
-            from tui.screens.nim import NimScreen
-
-            self.push_screen(NimScreen(request.nim))
-        elif request.kind == "footstep":
-            from tui.screens.footstep import FootstepScreen
-
-            self.push_screen(FootstepScreen(request.footstep))
+        if request.kind == "game" and request.game is not None:
+            self.open_game(request.game, request.config, request.setup)
         elif request.kind == "server" and request.server is not None:
-            from tui.screens.server import ServerGameScreen
-
-            self.push_screen(ServerGameScreen(request.server))
+            self._show(load_screen("tui.screens.server:ServerGameScreen")(request.server))
         elif request.kind == "replay" and request.record is not None:
-            self.push_screen(ReplayScreen(request.record, request.replay_side, request.replay_title))
+            self.open_replay(request.record, request.replay_side, request.replay_title)
         else:
             self.push_screen(MenuScreen())
             self._check_saved_game()
@@ -179,19 +172,21 @@ class NashplayApp(App[None]):
     def describe_saved_game(self) -> str | None:
         return self.saved.describe()
 
-    # ---- screen flow
+    # ---- navigation
 
     def _show(self, screen: Screen[None]) -> None:
+        """Show ``screen`` in place of the current one (the first screen is pushed)."""
         if len(self.screen_stack) > 1:
             self.switch_screen(screen)
         else:
             self.push_screen(screen)
 
-    def start_game(self, config: GameConfig) -> None:
-        if self.saved.exists():
-            self.saved.archive()
-        session = GameSession(config)
-        self._show(GameScreen(session, self.saved, self.ai_delay))
+    def open_game(self, game: str, config: Config | None = None, setup: bool = True) -> None:
+        """``game``'s set-up screen (``setup``, where it has one) or its game screen, with ``config`` (by default the
+        catalogue's default configuration)."""
+        entry = game_entry(game)
+        screen = load_screen(entry.opening_screen(setup))
+        self._show(screen(config if config is not None else entry.default_config()))
 
     def resume_game(self) -> None:
         try:
@@ -204,17 +199,61 @@ class NashplayApp(App[None]):
             if isinstance(self.screen, MenuScreen):
                 self.screen.fill()
             return
-        self._show(GameScreen(session, self.saved, self.ai_delay))
+        game_screen = load_screen(game_entry(session.config.variant).play_screen)
+        self._show(game_screen(session.config, session))
 
-    def open_replay(self, path: Path) -> str | None:
-        """Open a record in the replay viewer; returns an error message instead when it cannot."""
+    def open_replay(
+        self, record: Record, viewer: Side = Side.P1, title: str | None = None, private: bool = False
+    ) -> None:
+        """The replay viewer on ``record``; a record that does not replay is reported, and nothing else changes."""
+        replay_screen = load_screen("tui.screens.replay:ReplayScreen")
+        try:
+            screen = replay_screen(record, viewer, title, private=private)
+        except (NotationError, ValueError) as error:
+            self.notify(f"Cannot replay this record: {error}", severity="error", timeout=10)
+            return
+        self.push_screen(screen)
+
+    def open_record_file(self, path: Path) -> str | None:
+        """Open a record file in the replay viewer; returns an error message instead when it cannot."""
         try:
             record = Record.load(path)
-            screen = ReplayScreen(record, Side.P1, f"Replay: {path.name}")
         except (NotationError, OSError) as error:
             return f"Cannot replay {path}: {error}"
-        self.push_screen(screen)
+        self.open_replay(record, Side.P1, f"Replay: {path.name}")
         return None
+
+    @on(ShowMenu)
+    def _show_menu(self) -> None:
+        self._show(MenuScreen())
+
+    @on(OpenGame)
+    def _open_game(self, event: OpenGame) -> None:
+        self.open_game(event.game, event.config, event.setup)
+
+    @on(ResumeGame)
+    def _resume_game(self) -> None:
+        self.resume_game()
+
+    @on(OpenReplay)
+    def _open_replay(self, event: OpenReplay) -> None:
+        self.open_replay(event.record, event.viewer, event.title, event.private)
+
+    @on(AskForRecord)
+    def _ask_for_record(self) -> None:
+        ask_path = load_screen("tui.screens.ask_path:AskPath")
+
+        def opened(path: str | None) -> None:
+            if path:
+                error = self.open_record_file(Path(path).expanduser())
+                if error and isinstance(self.screen, MenuScreen):
+                    self.screen.show_message(error)
+
+        self.push_screen(ask_path(), opened)
+
+    @on(OpenLearningCurves)
+    def _open_learning_curves(self, event: OpenLearningCurves) -> None:
+        self.push_screen(load_screen("tui.screens.footstep_learning:FootstepLearningScreen")(event.n, event.k))
 
     def get_key_display(self, binding: Binding) -> str:
         display = super().get_key_display(binding)
@@ -228,17 +267,9 @@ class NashplayApp(App[None]):
 
     def action_help(self) -> None:
         # Imported on first use: the Markdown widget costs ~40 ms of start-up that most sessions never need.
-        from tui.screens.help import HelpScreen
-
-        if not isinstance(self.screen, HelpScreen):
-            topic = {
-                "TcgScreen": "tcg",
-                "NimScreen": "nim",
-                "NimSetupScreen": "nim",
-                "FootstepScreen": "footstep",
-                "FootstepLearningScreen": "footstep",
-            }.get(type(self.screen).__name__, "geister")
-            self.push_screen(HelpScreen(topic))
+        help_screen = load_screen("tui.screens.help:HelpScreen")
+        if not isinstance(self.screen, help_screen):
+            self.push_screen(help_screen(getattr(self.screen, "help_topic", "general")))
 
     def action_next_theme(self) -> None:
         names = [t.name for t in THEMES]
@@ -252,3 +283,8 @@ class NashplayApp(App[None]):
             yield SystemCommand(title, help_text, partial(screen.run_action, action))
         yield SystemCommand("Help", "Keys and rules", self.action_help)
         yield SystemCommand("Next theme", "Default, colour-blind friendly, light", self.action_next_theme)
+
+
+if TYPE_CHECKING:
+    # Screens see the app as ``AppServices`` (they cannot import this module): mypy checks here that it is one.
+    _APP_OFFERS_THE_SCREENS_SERVICES: type[AppServices] = NashplayApp

@@ -28,9 +28,6 @@ from pathlib import Path
 from typing import Any, Literal, Protocol, TypeVar
 
 from core.contest import (
-    DEFAULT_BUDGET,
-    DEFAULT_PER_MOVE,
-    DEFAULT_PLY_LIMIT,
     Accepted,
     Board,
     Clock,
@@ -52,6 +49,7 @@ from core.geister import GeisterView, Piece, Setup
 from core.notation import Move
 from core.record import Record
 from solvers.players import Limit, Player
+from tui.config import ContestSettings
 
 __all__ = [
     "AIPlayer",
@@ -80,34 +78,6 @@ __all__ = [
     "cancel_and_wait",
     "play_game",
 ]
-
-
-# --------------------------------------------------------------------------------------------------- settings
-
-
-@dataclass(frozen=True)
-class ContestSettings:
-    """Everything about a server that differs between contests, plus our own patience."""
-
-    #: The server's draw limit: 300 in the reference server, 200 in some forks.
-    ply_limit: int = DEFAULT_PLY_LIMIT
-    #: The server's time settings (seconds): a budget per player, then an allowance per move.
-    budget: float = DEFAULT_BUDGET
-    per_move: float = DEFAULT_PER_MOVE
-    #: Whether the server charges whole seconds (it does); the local clocks follow.
-    whole_seconds: bool = True
-    #: Give up connecting after this many seconds of refused connections.
-    connect_deadline: float = 30.0
-    #: Longest wait for the game to start (the opponent may connect and set up late).
-    start_timeout: float = 600.0
-    #: Wait this much beyond the opponent's clock before calling the server silent.
-    grace: float = 15.0
-    #: Set ``TCP_QUICKACK`` before each receive (Linux); off only to measure what it saves.
-    quickack: bool = True
-    #: How many illegal moves a player may choose in one turn (each refused locally) before we give up the game.
-    illegal_attempts: int = 3
-    #: Seconds kept in hand when an AI's thinking time is cut to fit the clock.
-    safety_margin: float = 1.0
 
 
 # --------------------------------------------------------------------------------------------------- errors
@@ -318,7 +288,7 @@ class AIPlayer:
 
     def __init__(
         self,
-        player: Player,
+        player: Player[GeisterView, Setup | Move],
         rng: random.Random | None = None,
         time: float | None = None,
         setup: str | None = None,

@@ -8,6 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from solvers.footstep_learning import LearningCurve
 
 
 @dataclass(frozen=True)
@@ -82,3 +86,27 @@ def render(
         shown = f"{s.ys[0]:+.3f}" if s.level and s.ys else ""
         lines.append(f"  {s.mark}  {s.label}{'  ' + shown if shown else ''}")
     return lines
+
+
+#: Plot letters of Footstep's learning rules.
+LEARNER_MARKS = {"reward": "R", "reproach": "P", "carrot-stick": "C"}
+
+
+def learning_series(curves: Sequence[LearningCurve], equilibrium: float, best: float) -> list[Series]:
+    """Footstep's learning curves (one series per rule, with its final mean and interval in the legend) and the
+    exact scores of the equilibrium player and the best response against random: what ``nashplay learn footstep``
+    and the app's learning screen plot."""
+    from solvers.footstep_learning import RULE_TITLES
+
+    series = [
+        Series(
+            f"{RULE_TITLES[c.config.rule]} (final {c.final_mean:+.3f}, "
+            f"95% CI {c.final_ci95[0]:+.3f}..{c.final_ci95[1]:+.3f})",
+            LEARNER_MARKS[c.config.rule],
+            [float(v) for v in c.means],
+        )
+        for c in curves
+    ]
+    series.append(Series("equilibrium player vs random (exact)", "E", [equilibrium], level=True))
+    series.append(Series("best response vs random (exact)", "B", [best], level=True))
+    return series

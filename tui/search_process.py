@@ -25,17 +25,11 @@ from typing import TYPE_CHECKING, Any
 from core.geister import GeisterView, Setup
 from core.notation import Move
 from solvers.baselines import random_setup
+from solvers.catalogue import make_player
 from solvers.players import Limit
 
 if TYPE_CHECKING:
     from solvers.montecarlo import Analysis
-
-#: The search players that run in a process (the others are instant and stay in the app).
-SEARCH_PLAYERS = {
-    "mc": "Monte Carlo: sampled worlds, random playouts (the UPP paper's baseline)",
-    "upp": "UPP: Monte Carlo that learns which world is real from the opponent's moves (Mishio & Kotani)",
-    "ismcts": "information-set Monte Carlo tree search with UPP's beliefs (beyond the paper)",
-}
 
 
 class SearchProcess:
@@ -99,20 +93,20 @@ class _Child:
 _CHILD = _Child({})
 
 
-def _player(name: str, game: str) -> Any:
-    from solvers.arena import make_player
-
+def _player(name: str, variant: str, game: str) -> Any:
+    """The catalogue's ``name`` player for ``variant``, kept for the game numbered ``game`` (UPP learns from one of
+    its decisions to the next within a game)."""
     key = f"{game}/{name}"
     if key not in _CHILD.players:
         if len(_CHILD.players) > 8:  # old games: drop them
             _CHILD.players.clear()
-        _CHILD.players[key] = make_player(name)
+        _CHILD.players[key] = make_player(name, variant)
     return _CHILD.players[key]
 
 
 def choose_in_child(name: str, game: str, view: GeisterView, seconds: float, seed: int) -> Setup | Move:
     """The opponent's move: ``name``'s player for ``game`` (kept between its turns) with ``seconds`` to think."""
-    player = _player(name, game)
+    player = _player(name, view.variant.name, game)
     action: Setup | Move = player.choose(view, random.Random(seed), Limit(time=seconds))
     return action
 
@@ -127,7 +121,7 @@ def advise_in_child(name: str, game: str, view: GeisterView, slice_seconds: floa
         return None
     key = (game, view.position(), len(view.moves))
     if _CHILD.search_key != key or _CHILD.search is None:
-        player = _player(name, game + "/advice")
+        player = _player(name, view.variant.name, game + "/advice")
         _CHILD.search = iter(player.analyse(view, Limit(time=budget), random.Random(len(view.moves))))
         _CHILD.search_key = key
         _CHILD.latest = None
@@ -147,7 +141,6 @@ class RemotePlayer:
 
     def __init__(self, name: str, seconds: float, process: SearchProcess, game: str) -> None:
         self.name = name
-        self.description = SEARCH_PLAYERS.get(name, name)
         self.seconds = seconds
         self.process = process
         self.game = game

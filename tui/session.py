@@ -8,89 +8,38 @@ from __future__ import annotations
 
 import itertools
 import random
-from dataclasses import dataclass
 
 from core.errors import IllegalMoveError, NotationError
 from core.game import Side
-from core.geister import GeisterState, GeisterView, Setup, Variant, variant_by_name
+from core.geister import GeisterState, GeisterView, Setup
 from core.notation import Move
 from core.record import Record
-from solvers.baselines import PLAYERS
-from solvers.greedy import GreedyPlayer
+from solvers.catalogue import make_player, player_entry
 from solvers.players import Player
-from tui.search_process import SEARCH_PLAYERS, RemotePlayer, shared_process
-
-#: Seconds a search AI thinks per move, unless the set-up screen or ``--time`` says otherwise (the paper's 0.25 s).
-DEFAULT_THINK_TIME = 0.25
-
-#: The players that decide at once, in the app's own process (none of them loads numpy).
-INSTANT_PLAYERS = {**PLAYERS, GreedyPlayer.name: GreedyPlayer}
-#: Opponents for every Geister-family variant: the instant players and the search AIs (which think in a separate
-#: process; their descriptions are kept in ``tui.search_process`` so that the app starts without loading numpy).
-OPPONENTS = {
-    **{name: cls.description for name, cls in INSTANT_PLAYERS.items()},
-    **SEARCH_PLAYERS,
-}
-#: Opponents that exist only for Mini-Geister (2 vs 2): the solved equilibrium and the paper's mirror strategy.
-MINI_GEISTER_OPPONENTS = {
-    "nash": "the Nash equilibrium (Tanaka & Takaoka): never looks at its own colours; average payoff >= 0",
-    "nash-extended": "the Nash equilibrium with the section-4 guess: shorter games",
-    "mirror": "the section-5 mirror strategy (as player 2: copies your moves upside down)",
-}
-ALL_OPPONENTS = {**OPPONENTS, **MINI_GEISTER_OPPONENTS}
-
-
-def opponents_for(variant: str) -> dict[str, str]:
-    """The opponents that can play ``variant``: name -> one-line description."""
-    return {**OPPONENTS, **MINI_GEISTER_OPPONENTS} if variant == "mini-geister" else dict(OPPONENTS)
-
+from tui.config import DEFAULT_THINK_TIME, GeisterConfig
+from tui.search_process import RemotePlayer, shared_process
 
 #: Numbers the games whose search opponent lives in the search process (each game gets its own player there).
 _GAME_NUMBERS = itertools.count(1)
 
 
-def make_opponent(name: str, variant: str = "mini-geister", think_time: float = DEFAULT_THINK_TIME) -> Player:
-    if name in MINI_GEISTER_OPPONENTS and variant == "mini-geister":
-        # Imported on use: the solved tables pull in numpy and the solver, which the other games do not need.
-        from solvers.mini_geister_players import MirrorPlayer, NashPlayer
+GeisterPlayer = Player[GeisterView, Setup | Move]
 
-        if name == "mirror":
-            return MirrorPlayer()
-        return NashPlayer("extended" if name == "nash-extended" else "base")
-    if name in INSTANT_PLAYERS:
-        return INSTANT_PLAYERS[name]()
-    if name in SEARCH_PLAYERS:
+
+def make_opponent(name: str, variant: str = "mini-geister", think_time: float = DEFAULT_THINK_TIME) -> GeisterPlayer:
+    """The catalogue's ``name`` player for ``variant``: a search player thinks in the search process (so the app
+    keeps answering keys), any other in the app's own. ``UnknownPlayerError`` says which names play ``variant``."""
+    entry = player_entry(name)
+    if entry.runs == "search" and entry.plays(variant):
         return RemotePlayer(name, think_time, shared_process(), f"{variant}-{next(_GAME_NUMBERS)}")
-    raise ValueError(f"unknown opponent {name!r} for {variant}: expected one of {', '.join(opponents_for(variant))}")
-
-
-@dataclass(frozen=True)
-class GameConfig:
-    """Everything that defines a new game; each field can also come from the command line."""
-
-    variant: str = "mini-geister"
-    human: Side = Side.P1
-    opponent: str = "chototsu"
-    #: ``"random"`` or one letter B/R per set-up square (``BRRBBRRB``); ``None``: ask on the set-up screen.
-    setup: str | None = None
-    seed: int | None = None
-    #: Seconds per move for the search AIs (mc, upp, ismcts).
-    think_time: float = DEFAULT_THINK_TIME
-
-    def resolved_variant(self) -> Variant:
-        return variant_by_name(self.variant)
-
-    def human_setup(self, rng: random.Random) -> Setup:
-        variant = self.resolved_variant()
-        if self.setup is None or self.setup.lower() == "random":
-            return rng.choice(variant.setups(self.human))
-        return variant.parse_setup(self.setup, self.human)
+    player: GeisterPlayer = make_player(name, variant)
+    return player
 
 
 class GameSession:
     """The user's game: a ``GeisterState`` plus who is human and the opponent AI."""
 
-    def __init__(self, config: GameConfig, state: GeisterState | None = None) -> None:
+    def __init__(self, config: GeisterConfig, state: GeisterState | None = None) -> None:
         self.config = config
         self.variant = config.resolved_variant()
         self.human = config.human
@@ -228,7 +177,7 @@ class GameSession:
             seed = int(record.tags.get("Seed", "0"))
         except ValueError as error:
             raise NotationError(f"the saved game's tags are damaged: {error}") from None
-        config = GameConfig(
+        config = GeisterConfig(
             variant=record.tags["Game"],
             human=human,
             opponent=record.tags.get("Opponent", "chototsu"),

@@ -129,3 +129,10 @@ ASCII = Glyphs(
     selected_left="<",
     selected_right=">",
 )
+
+
+def theme_names() -> list[str]:
+    """nashplay's themes first, then Textual's built-in ones."""
+    from textual.theme import BUILTIN_THEMES
+
+    return [t.name for t in THEMES] + sorted(BUILTIN_THEMES)

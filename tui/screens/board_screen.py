@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, ClassVar
 from rich.text import Text
 from textual import events, on, work
 from textual.app import ComposeResult
+from textual.message import Message
 from textual.widgets import Footer, Input, Static
 from textual.worker import get_current_worker
 
@@ -48,6 +49,15 @@ def piece_letters(pieces: list[Piece], viewer: Side, palette: dict[str, str]) ->
 class BoardScreen(NashplayScreen):
     """The shared half of a Geister board screen. Subclasses compose ``#board``, ``#message``, ``#move-input``,
     ``#too-small`` and ``#search-advice``, and implement ``play`` and ``search_is_current``."""
+
+    class SearchReport(Message):
+        """A slice of the live advice search, for the position at ``version`` (``note``: why there is none)."""
+
+        def __init__(self, analysis: Analysis | None, version: int, note: str) -> None:
+            super().__init__()
+            self.analysis = analysis
+            self.version = version
+            self.note = note
 
     #: The smallest terminal the screen lays out in; smaller gets a message instead of a broken board.
     MIN_SIZE: ClassVar[tuple[int, int]] = (64, 20)
@@ -206,14 +216,16 @@ class BoardScreen(NashplayScreen):
                 analysis = future.result(timeout=60)
             except Exception as error:  # the panel says so; the game goes on
                 note = f"The search failed: {type(error).__name__}: {error}"
-                self.app.call_from_thread(self._show_search, None, version, note)
+                self.post_message(self.SearchReport(None, version, note))
                 return
             if worker.is_cancelled or analysis is None:
                 return
-            self.app.call_from_thread(self._show_search, analysis, version, "")
+            self.post_message(self.SearchReport(analysis, version, ""))
             if analysis.final:
                 return
 
-    def _show_search(self, analysis: Analysis | None, version: int, note: str) -> None:
-        if self.search_is_current(version):
-            self.query_one("#search-advice", SearchAdvicePanel).show(analysis, self.ADVICE_ENGINE, note)
+    @on(SearchReport)
+    def _show_search(self, event: SearchReport) -> None:
+        if self.search_is_current(event.version):
+            panel = self.query_one("#search-advice", SearchAdvicePanel)
+            panel.show(event.analysis, self.ADVICE_ENGINE, event.note)

@@ -1,5 +1,5 @@
 """Footstep in the app: you against the equilibrium player, the random player, or a learner, with the advisor's
-equilibrium mix one key away; and the learning curves of the source's learners.
+equilibrium mix one key away (the learning curves of the source's learners are ``footstep_learning``'s screen).
 
 A round: the opponent picks its bid in secret as the round opens (so it cannot depend on yours), you type yours
 (digits, or +/- and the arrows), Enter, and both bids are shown together. Solving the table and training the
@@ -10,86 +10,35 @@ experiments in a separate process (their turn loop would otherwise hold the inte
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
-import numpy as np
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.widget import Widget
 from textual.widgets import Footer, Header, Input, Static
 from textual.worker import get_current_worker
 
 from core.footstep import FootstepState
 from core.game import Side
-from solvers.footstep import FootstepSolution, exact_vs_random
-from solvers.footstep_learning import RULES, BidTables, LearningConfig, LearningCurve, run_elsewhere
-from tui import plot
+from solvers.catalogue import make_player, player_entry, players_for
+from solvers.footstep import FootstepSolution, load_solution
+from solvers.footstep_learning import BidTables, LearnerPlayer
+from solvers.players import tell_game_over
+from tui.config import FOOTSTEP_APP_MAX, FootstepConfig
+from tui.messages import OpenLearningCurves, ShowMenu
 from tui.screens.base import NashplayScreen
 from tui.widgets.mix import MixBars
+from tui.widgets.track import Track
 
-OPPONENT_TITLES = {
-    "equilibrium": "the equilibrium player",
-    "random": "the random player",
-    "learner": "a reward learner (trained on 10,000 games against random, still learning)",
-}
-#: The learner opponent's training before it meets you.
-LEARNER_TRAINING_GAMES = 10_000
-#: The learning-curve screen's experiment: smaller than the command line's default, to be ready in seconds.
-APP_GAMES, APP_RUNS = 5_000, 10
+#: Footstep's opponents, in the order ``o`` cycles through them.
+OPPONENTS = tuple(entry.name for entry in players_for("footstep"))
 
 
 class _AbandonedSolveError(Exception):
     """Raised inside a solve whose worker was cancelled (the user asked for another size)."""
-
-
-@dataclass(frozen=True)
-class FootstepConfig:
-    n: int = 50
-    k: int = 4
-    opponent: str = "equilibrium"
-    human: Side = Side.P1
-    seed: int | None = None
-
-
-class Track(Widget):
-    """The track from the user's side: their own goal on the left, the opponent's on the right, and the marker."""
-
-    DEFAULT_CSS = "Track { height: 3; width: auto; }"
-
-    def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id)
-        self.k = 4
-        self.marker = 0
-        self.human = Side.P1
-        self.ascii_mode = False
-
-    def show(self, k: int, marker: int, human: Side, ascii_mode: bool) -> None:
-        self.k, self.marker, self.human, self.ascii_mode = k, marker, human, ascii_mode
-        self.refresh(layout=True)
-
-    def get_content_width(self, container: object, viewport: object) -> int:
-        return 4 * (2 * self.k + 1) + 24
-
-    def render(self) -> Text:
-        # Player 1 pushes toward +k; the user always pushes to the right.
-        toward_opponent = self.marker if self.human is Side.P1 else -self.marker
-        goal, step, here = ("|", ".", "@") if self.ascii_mode else ("‖", "·", "◆")
-        cells = []
-        for z in range(-self.k, self.k + 1):
-            mark = here if z == toward_opponent else (goal if abs(z) == self.k else step)
-            cells.append(f" {mark} ")
-        line = " ".join(cells)
-        text = Text(end="")
-        text.append("your goal".ljust(len(line) // 2) + "their goal".rjust(len(line) - len(line) // 2) + "\n")
-        text.append(line + "\n", style="bold")
-        centre = " " * (len(line) // 2) + ("^" if self.ascii_mode else "▲") + " centre"
-        text.append(centre, style="dim")
-        return text
 
 
 class FootstepScreen(NashplayScreen):
@@ -139,25 +88,27 @@ class FootstepScreen(NashplayScreen):
             self.what = what
 
     class LearnerReady(Message):
-        def __init__(self, size: tuple[int, int], tables: BidTables) -> None:
+        def __init__(self, size: tuple[int, int], learner: LearnerPlayer) -> None:
             super().__init__()
             self.size = size
-            self.tables = tables
+            self.learner = learner
 
-    def __init__(self, config: FootstepConfig | None = None) -> None:
+    game_name = "footstep"
+
+    def __init__(self, config: FootstepConfig) -> None:
         super().__init__()
-        self.config = config or FootstepConfig()
+        self.config = config
         self.n, self.k = self.config.n, self.config.k
         self.human = self.config.human
-        self.opponent = self.config.opponent
         seed = self.config.seed
-        self.rng = np.random.default_rng(seed)
-        self.py_rng = random.Random(seed)
+        #: The user's suggestions and the opponent's bids come from generators of their own.
+        self.rng = random.Random(seed)
+        self.opponent_rng = random.Random(None if seed is None else seed + 1)
         self.state = FootstepState(self.n, self.k)
         self.solution: FootstepSolution | None = None
-        self.learner: BidTables | None = None
-        #: The learner's (key, bid, own points) of the current game, for its update when the game ends.
-        self.learner_turns: list[tuple[int, int, int]] = []
+        #: The opponent's catalogue name, and the player itself (``None`` while the learner trains).
+        self.opponent = self.config.opponent
+        self.opponent_player: Any = None
         self.entry = ""
         self.secret_bid: int | None = None
         self.suggestion: int | None = None
@@ -189,13 +140,22 @@ class FootstepScreen(NashplayScreen):
         self.query_one("#fs-size-input", Input).display = False
         self._titles()
         self.solve(self.n, self.k)
-        if self.opponent == "learner":
-            self.train_learner(self.n, self.k)
+        self._meet_opponent()
         self._new_round()
+
+    def _meet_opponent(self) -> None:
+        """The opponent for this size: made at once, except the learner, which trains in the background first."""
+        if self.opponent == "learner":
+            self.opponent_player = None
+            self.train_learner(self.n, self.k)
+        else:
+            self.opponent_player = make_player(self.opponent, "footstep")
 
     def _titles(self) -> None:
         self.title = f"Footstep, n = {self.n}, k = {self.k}"
-        self.sub_title = f"you ({self.human}) against {OPPONENT_TITLES.get(self.opponent, self.opponent)}"
+        self.sub_title = (
+            f"you ({self.human}) against the {self.opponent} player: {player_entry(self.opponent).description}"
+        )
 
     @property
     def advice_shown(self) -> bool:
@@ -213,7 +173,7 @@ class FootstepScreen(NashplayScreen):
             self.post_message(self.SolveProgress((n, k), level, levels))
 
         try:
-            solution, source = FootstepSolution.load(n, k, progress=progress)
+            solution, source = load_solution(n, k, progress=progress)
         except _AbandonedSolveError:
             return
         except Exception as error:  # shown, never a silent "Solving..." for ever
@@ -223,12 +183,13 @@ class FootstepScreen(NashplayScreen):
 
     @work(thread=True, exclusive=True, group="footstep-learner", exit_on_error=False)
     def train_learner(self, n: int, k: int) -> None:
+        learner = make_player("learner", "footstep")
         try:
-            curve = run_elsewhere(LearningConfig("reward", n, k, games=LEARNER_TRAINING_GAMES, runs=1, seed=7))
+            learner.train(n, k, elsewhere=True)
         except Exception as error:
             self.post_message(self.Failed(f"Training the learner failed: {type(error).__name__}: {error}"))
             return
-        self.post_message(self.LearnerReady((n, k), curve.tables))
+        self.post_message(self.LearnerReady((n, k), learner))
 
     @on(SolveProgress)
     def _progress(self, event: SolveProgress) -> None:
@@ -244,14 +205,18 @@ class FootstepScreen(NashplayScreen):
         if (event.solution.n, event.solution.k) != self.game_size:
             return
         self.solution = event.solution
-        where = "from the cache" if event.source == "cache" else f"solved in {event.solution.stats.seconds:.2f} s"
+        where = (
+            "from the cache"
+            if event.source in ("cache", "memory")
+            else f"solved in {event.solution.stats.seconds:.2f} s"
+        )
         self.say(f"Footstep({self.n}, {self.k}) {where}. Type your bid and press Enter.")
         self._new_round()
 
     @on(LearnerReady)
     def _learner_ready(self, event: LearnerReady) -> None:
-        if event.size == self.game_size:
-            self.learner = event.tables
+        if event.size == self.game_size and self.opponent == "learner":
+            self.opponent_player = event.learner
             self.say("The learner has trained: it plays (and keeps learning) from now on.")
             self._new_round()
 
@@ -261,30 +226,19 @@ class FootstepScreen(NashplayScreen):
         self.message_text = text
         self.query_one("#message", Static).update(text)
 
+    @property
+    def learner(self) -> BidTables | None:
+        """The learner opponent's bid tables once it has trained (what it has learned so far)."""
+        player = self.opponent_player
+        return player.tables if isinstance(player, LearnerPlayer) else None
+
     def _ready(self) -> bool:
-        if self.solution is None:
-            return False
-        return not (self.opponent == "learner" and self.learner is None)
+        return self.solution is not None and self.opponent_player is not None
 
     def _opponent_bid(self) -> int:
-        """The opponent's bid for this round, drawn before the user's is known."""
-        position = self.state.position
-        them = self.human.other
-        points = position.points(them)
-        if points == 0:
-            return 0
-        if self.opponent == "random":
-            return self.py_rng.randint(1, points)
-        if self.opponent == "learner" and self.learner is not None:
-            # The learner learned as player 1: from player 2's seat it sees the state from its own side.
-            own, other = points, position.points(self.human)
-            marker = position.marker if them is Side.P1 else -position.marker
-            key = self.learner.keys(np.array([own]), np.array([other]), np.array([marker]))
-            bid = int(self.learner.sample(key, self.rng.random(1))[0])
-            self.learner_turns.append((int(key[0]), bid, own))
-            return bid
-        assert self.solution is not None
-        return self.solution.draw(position, them, self.rng)
+        """The opponent's bid for this round, drawn from its own view before the user's bid is known."""
+        bid: int = self.opponent_player.choose(self.state.view(self.human.other), self.opponent_rng)
+        return bid
 
     def _new_round(self) -> None:
         self.entry = ""
@@ -292,7 +246,7 @@ class FootstepScreen(NashplayScreen):
         self.suggestion = None
         if self._ready() and not self.state.is_terminal():
             self.secret_bid = self._opponent_bid()
-            if self.solution is not None:
+            if self.solution is not None and self.state.position.points(self.human) > 0:
                 self.suggestion = self.solution.draw(self.state.position, self.human, self.rng)
         self.refresh_view()
 
@@ -437,44 +391,28 @@ class FootstepScreen(NashplayScreen):
         self.say(f"You bid {mine}, the opponent bid {theirs}: {result}.")
         outcome = self.state.outcome()
         if outcome is not None:
-            self._game_over(outcome.returns()[self.human])
+            self.scores.append(outcome.returns()[self.human])
+            tell_game_over(self.opponent_player, self.state.view(self.human.other))  # the learner learns from it
         self._new_round()
-
-    def _game_over(self, score: float) -> None:
-        self.scores.append(score)
-        if self.opponent == "learner" and self.learner is not None and self.learner_turns:
-            result = int(np.sign(-score))  # the learner's result is the opposite of the user's
-            turns = self.learner_turns
-            self.learner.update(
-                np.zeros(len(turns), dtype=np.int64),
-                np.array([t[0] for t in turns]),
-                np.array([t[1] for t in turns]),
-                np.array([t[2] for t in turns]),
-                np.full(len(turns), result),
-                "reward",
-                np.full(len(turns), 0.9),
-            )
-        self.learner_turns = []
 
     def action_new_game(self) -> None:
         if not self.state.is_terminal() and self.state.history():
             self.say("New game (the unfinished one is not scored)")
         self.state = FootstepState(self.n, self.k)
-        self.learner_turns = []
         self._new_round()
 
     def action_next_opponent(self) -> None:
-        names = list(OPPONENT_TITLES)
-        self.opponent = names[(names.index(self.opponent) + 1) % len(names)] if self.opponent in names else names[0]
+        names = list(OPPONENTS)
+        current = names.index(self.opponent) if self.opponent in names else -1
+        self.opponent = names[(current + 1) % len(names)]
         self.scores = []
         self._titles()
-        if self.opponent == "learner" and self.learner is None:
-            self.train_learner(self.n, self.k)
+        self._meet_opponent()
+        if self.opponent_player is None:
             self.say("Training the learner against the random player in the background...")
         else:
-            self.say(f"Your opponent is now {OPPONENT_TITLES[self.opponent]}")
+            self.say(f"Your opponent is now {self.opponent}: {player_entry(self.opponent).description}")
         self.state = FootstepState(self.n, self.k)
-        self.learner_turns = []
         self._new_round()
 
     def action_toggle_advice(self) -> None:
@@ -498,22 +436,21 @@ class FootstepScreen(NashplayScreen):
         except (ValueError, IndexError):
             self.say(f"Expected n,k such as 50,4 (points each, steps to a goal), not {event.value.strip()!r}")
             return
-        if not (1 <= n <= 100 and 1 <= k <= 10):
-            self.say(f"In the app n is 1..100 and k is 1..10, not {n},{k}")
+        max_n, max_k = FOOTSTEP_APP_MAX
+        if not (1 <= n <= max_n and 1 <= k <= max_k):
+            self.say(f"In the app n is 1..{max_n} and k is 1..{max_k}, not {n},{k}")
             return
         self.n, self.k = n, k
         self.solution = None
-        self.learner = None
         self.scores = []
         self.state = FootstepState(n, k)
         self._titles()
         self.solve(n, k)
-        if self.opponent == "learner":
-            self.train_learner(n, k)
+        self._meet_opponent()
         self._new_round()
 
     def action_learning(self) -> None:
-        self.app.push_screen(FootstepLearningScreen(self.n, self.k))
+        self.post_message(OpenLearningCurves(self.n, self.k))
 
     def action_menu(self) -> None:
         field = self.query_one("#fs-size-input", Input)
@@ -521,107 +458,4 @@ class FootstepScreen(NashplayScreen):
             field.display = False
             self.query_one("#fs-track").focus()
             return
-        from tui.screens.menu import MenuScreen
-
-        self.app.switch_screen(MenuScreen())
-
-
-class FootstepLearningScreen(NashplayScreen):
-    """The source's experiment: each learner's average score per 100 games against random, and the exact
-    scores of the equilibrium player and the best response next to them. Runs in a separate process."""
-
-    AUTO_FOCUS = "#learn-plot"
-    BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
-        Binding("escape", "back", "Back"),
-        Binding("r", "rerun", "Run again (new seed)"),
-    ]
-
-    class Curve(Message):
-        def __init__(self, curve: LearningCurve, run: int) -> None:
-            super().__init__()
-            self.curve = curve
-            self.run = run
-
-    class Failed(Message):
-        def __init__(self, what: str) -> None:
-            super().__init__()
-            self.what = what
-
-    def __init__(self, n: int, k: int) -> None:
-        super().__init__()
-        self.n, self.k = n, k
-        self.curves: list[LearningCurve] = []
-        self.levels: tuple[float, float] | None = None
-        self.run = 0
-
-    def compose(self) -> ComposeResult:
-        yield Header()
-        yield Static(id="learn-status")
-        yield Static(id="learn-plot")
-        yield Footer()
-
-    def on_mount(self) -> None:
-        super().on_mount()
-        self.title = f"Footstep learners against random, n = {self.n}, k = {self.k}"
-        self.start()
-
-    def start(self) -> None:
-        self.curves = []
-        self.run += 1
-        self.query_one("#learn-status", Static).update(
-            f"Learning in a background process: {APP_GAMES} games x {APP_RUNS} runs per rule "
-            "(reward, reproach, carrot-and-stick)..."
-        )
-        self.experiment(self.n, self.k, self.run)
-        self.redraw()
-
-    @work(thread=True, exclusive=True, group="footstep-learning", exit_on_error=False)
-    def experiment(self, n: int, k: int, run: int) -> None:
-        worker = get_current_worker()
-        try:
-            solution, _ = FootstepSolution.load(n, k)
-            eq, best = exact_vs_random(solution).at_start(n, k)
-            self.levels = (eq, best)
-            for rule in RULES:
-                if worker.is_cancelled:
-                    return
-                config = LearningConfig(rule, n, k, games=APP_GAMES, runs=APP_RUNS, seed=run)
-                self.post_message(self.Curve(run_elsewhere(config), run))
-        except Exception as error:
-            self.post_message(self.Failed(f"The experiment failed: {type(error).__name__}: {error}"))
-
-    @on(Curve)
-    def _curve(self, event: Curve) -> None:
-        if event.run != self.run:
-            return
-        self.curves.append(event.curve)
-        done = len(self.curves)
-        status = f"{done} of {len(RULES)} learners done" if done < len(RULES) else "All learners done. r: run again"
-        self.query_one("#learn-status", Static).update(status)
-        self.redraw()
-
-    @on(Failed)
-    def _failed(self, event: Failed) -> None:
-        self.query_one("#learn-status", Static).update(event.what)
-
-    def on_resize(self) -> None:
-        self.redraw()
-
-    def redraw(self) -> None:
-        from tui.footstep_cli import learning_series
-
-        widget = self.query_one("#learn-plot", Static)
-        if self.levels is None:
-            widget.update("")
-            return
-        series = learning_series(self.curves, *self.levels)
-        width = max(20, self.size.width - 12)
-        height = max(5, self.size.height - 14)
-        lines = plot.render(series, width, height, y_range=(-0.5, 2.0), x_label="games", x_max=APP_GAMES)
-        widget.update(Text("\n".join(lines)))
-
-    def action_rerun(self) -> None:
-        self.start()
-
-    def action_back(self) -> None:
-        self.app.pop_screen()
+        self.post_message(ShowMenu())

@@ -16,6 +16,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.message import Message
 from textual.widgets import Header, Input, Static
 from textual.worker import get_current_worker
 
@@ -23,6 +24,8 @@ from core.errors import IllegalMoveError
 from core.game import Side
 from core.geister import GeisterState, GeisterView
 from core.notation import Move
+from tui.config import GeisterConfig
+from tui.messages import OpenGame, OpenReplay
 from tui.screens.base import OpponentFailed, OpponentMoved
 from tui.screens.board_screen import BoardScreen
 from tui.session import GameSession
@@ -39,7 +42,7 @@ def mini_geister_advice(position: str, human: Side, revealed: str | None) -> Min
     """What the solved tables say for ``human`` at ``position`` (the user's own view); with ``revealed`` (the same
     position with every colour, after the game) also the perfect-information value. Runs in a worker."""
     from core.errors import InvalidPositionError
-    from solvers.mini_geister import analyse_position, equilibrium_moves, perfect_information_value
+    from solvers.mini_geister.analysis import analyse_position, equilibrium_moves, perfect_information_value
 
     perfect = ""
     if revealed is not None:
@@ -90,7 +93,17 @@ def mini_geister_advice(position: str, human: Side, revealed: str | None) -> Min
 
 
 class GameScreen(BoardScreen):
-    """A local game against an AI."""
+    """A local game of the Geister family against an AI: a new one from a configuration, or a resumed ``session``.
+
+    The game in progress is saved after every move in the app's save slot (``NashplayApp.saved``)."""
+
+    class MiniAdviceReady(Message):
+        """The solved tables' advice for the position ``key`` (the game's version and the ply shown)."""
+
+        def __init__(self, advice: MiniAdvice, key: tuple[int, int]) -> None:
+            super().__init__()
+            self.advice = advice
+            self.key = key
 
     BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
         Binding("colon", "type_move", "Type move"),
@@ -114,11 +127,12 @@ class GameScreen(BoardScreen):
         ("Show or hide the advice", "Mini-Geister: the solved tables' verdict on the position (a)", "toggle_advice"),
     ]
 
-    def __init__(self, session: GameSession, saved: SavedGame | None = None, ai_delay: float = 0.3) -> None:
+    def __init__(self, config: GeisterConfig, session: GameSession | None = None) -> None:
         super().__init__()
-        self.session = session
-        self.saved = saved
-        self.ai_delay = ai_delay
+        #: A new game (as opposed to a resumed one) replaces the saved one when it starts: see ``on_mount``.
+        self.fresh = session is None
+        self.session = session if session is not None else GameSession(config)
+        self.game_name = self.session.config.variant
         self.input_mode: Literal["move", "save"] = "move"
         self.browsing: int | None = None
 
@@ -138,7 +152,18 @@ class GameScreen(BoardScreen):
                 yield MoveList(id="moves")
         yield from self.compose_bottom()
 
+    @property
+    def saved(self) -> SavedGame:
+        return self.nashplay.saved
+
+    @property
+    def ai_delay(self) -> float:
+        return self.nashplay.ai_delay
+
     def on_mount(self) -> None:
+        super().on_mount()
+        if self.fresh and self.saved.exists():
+            self.saved.archive()  # the unfinished game it replaces is kept under unfinished/
         variant = self.session.variant
         self.title = f"{variant.title} vs {self.session.opponent.name}"
         self.sub_title = (
@@ -208,12 +233,13 @@ class GameScreen(BoardScreen):
         except Exception as error:  # the panel says so; the game goes on
             advice = MiniAdvice("Advice unavailable", note=f"{type(error).__name__}: {error}")
         if not get_current_worker().is_cancelled:
-            self.app.call_from_thread(self._show_advice, advice, key)
+            self.post_message(self.MiniAdviceReady(advice, key))
 
-    def _show_advice(self, advice: MiniAdvice, key: tuple[int, int]) -> None:
+    @on(MiniAdviceReady)
+    def _show_advice(self, event: MiniAdviceReady) -> None:
         ply = self.browsing if self.browsing is not None else len(self.session.state.moves())
-        if key == (self.session.version, ply):
-            self.query_one("#mini-advice", MiniAdvicePanel).show(advice)
+        if event.key == (self.session.version, ply):
+            self.query_one("#mini-advice", MiniAdvicePanel).show(event.advice)
 
     def action_toggle_advice(self) -> None:
         if self.has_advice:
@@ -314,11 +340,10 @@ class GameScreen(BoardScreen):
         outcome = self.session.state.outcome()
         assert outcome is not None
         self.say(f"Game over: {outcome}. Press s to save the record, r to replay it, n for a new game.")
-        if self.saved is not None:
-            self.saved.clear()
+        self.saved.clear()
 
     def _autosave(self) -> None:
-        if self.saved is None or self.session.is_over:
+        if self.session.is_over:
             return
         try:
             self.saved.save(self.session.record())
@@ -380,19 +405,15 @@ class GameScreen(BoardScreen):
         self._maybe_opponent()
 
     def action_new_game(self) -> None:
-        from tui.screens.setup import SetupScreen
-
         self.workers.cancel_group(self, "opponent")
         config = self.session.config
-        self.app.switch_screen(SetupScreen(config.variant, config))
+        self.post_message(OpenGame(config.variant, config, setup=True))
 
     def action_replay(self) -> None:
-        from tui.screens.replay import ReplayScreen
-
         # Mid-game the replay shows the user's own view: the opponent's colours stay hidden until the game ends.
         private = not self.session.is_over
         record = self.session.record(reveal=not private)
-        self.app.push_screen(ReplayScreen(record, viewer=self.session.human, private=private))
+        self.post_message(OpenReplay(record, viewer=self.session.human, private=private))
 
     @on(MoveList.Browse)
     def _browse(self, event: MoveList.Browse) -> None:

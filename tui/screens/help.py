@@ -127,15 +127,32 @@ Your goal is drawn on the left and the opponent's on the right, whichever player
 (`@` in ASCII mode). Values are in points, from -2 to +2, for you.
 """
 
-TOPICS = {"geister": HELP, "tcg": TCG_HELP, "nim": NIM_HELP, "footstep": FOOTSTEP_HELP}
+GENERAL_HELP = """\
+# nashplay
+
+Games where the right move is a mixed strategy, with advice from exact solvers and search AIs.
+
+| key | what it does |
+|---|---|
+| arrows, Enter | choose in the menu (the mouse works too) |
+| `o` | open a record file in the replay viewer |
+| `t` | next theme (default, colour-blind friendly, light) |
+| `ctrl+p` | command palette: every action by name |
+| `?` | help: on a game's screen, that game's keys and rules |
+| `q` | quit (a game in progress is kept and offered for resume) |
+
+From a shell, `nashplay list` names every game and player, and `nashplay --help` every command.
+"""
+
+TOPICS = {"general": GENERAL_HELP, "geister": HELP, "tcg": TCG_HELP, "nim": NIM_HELP, "footstep": FOOTSTEP_HELP}
 
 
 class HelpScreen(ModalScreen[None]):
     BINDINGS = [Binding("escape,question_mark,q", "dismiss", "Close")]
 
-    def __init__(self, topic: str = "geister") -> None:
+    def __init__(self, topic: str = "general") -> None:
         super().__init__()
-        self.topic = topic if topic in TOPICS else "geister"
+        self.topic = topic if topic in TOPICS else "general"
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help"):

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass, field
-from typing import ClassVar, Literal, cast
+from typing import ClassVar
 
 from rich.text import Text
 from textual import on, work
@@ -20,10 +19,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.widgets import Button, Footer, Header, Input, Label, RadioSet, Static
+from textual.widgets import Footer, Header, Static
 from textual.worker import get_current_worker
 
-from core.errors import IllegalMoveError, InvalidPositionError, NotationError
+from core.errors import IllegalMoveError
 from core.game import Side
 from core.impartial import (
     DAWSONS_KAYLES,
@@ -31,87 +30,19 @@ from core.impartial import (
     HeapGameState,
     HeapMove,
     HeapRule,
+    HeapView,
     Nim,
     Octal,
     Subtraction,
-    format_heaps,
-    parse_heaps,
-    parse_rule,
 )
-from solvers.grundy import Analysis, analyse, best_move
+from solvers.catalogue import make_player, strongest
+from solvers.grundy import Analysis
+from tui.config import NimConfig
+from tui.messages import OpenGame, ShowMenu
 from tui.screens.base import NashplayScreen, OpponentFailed, OpponentMoved
-from tui.widgets.choice import ChoiceButton
 from tui.widgets.heaps import AdvicePanel, HeapRows
 
-NimOpponent = Literal["perfect", "random", "human"]
-
-NIM_OPPONENTS: dict[str, str] = {
-    "perfect": "the perfect player (Sprague-Grundy)",
-    "random": "a random player",
-    "human": "two people at one keyboard",
-}
-
-#: Limits of a position in the app: the rows must fit the screen, and the advice's exact search (misere play of
-#: take-and-break games, the longest losing line) must stay under about a second and a half.
-MAX_HEAPS = 8
-MAX_HEAP = 40
-MAX_SPLIT_STONES = 30
-
 PaletteEntry = tuple[str, str, str]
-
-
-@dataclass(frozen=True)
-class NimConfig:
-    heaps: tuple[int, ...] = (3, 4, 5)
-    rule: HeapRule = field(default_factory=Nim)
-    misere: bool = False
-    opponent: NimOpponent = "perfect"
-    #: The side the keyboard plays against an AI (player 1 moves first); both sides with ``opponent="human"``.
-    human: Side = Side.P1
-    seed: int | None = None
-
-
-def check_position(heaps: tuple[int, ...], rule: HeapRule) -> str | None:
-    """Why the app will not play these heaps (too many, too big, nothing to take), or ``None``."""
-    if not any(heaps):
-        return "there must be at least one stone to take"
-    if len(heaps) > MAX_HEAPS:
-        return f"at most {MAX_HEAPS} heaps fit on the screen, not {len(heaps)}"
-    if max(heaps) > MAX_HEAP:
-        return f"a heap may hold at most {MAX_HEAP} stones, not {max(heaps)}"
-    if splits(rule) and sum(heaps) > MAX_SPLIT_STONES:
-        return (
-            f"take-and-break games are played here with at most {MAX_SPLIT_STONES} stones in all "
-            f"(the advice's exact search grows fast), not {sum(heaps)}"
-        )
-    return None
-
-
-def nim_config_from_text(
-    heaps: str, rule: str, misere: bool, opponent: str | None, human: Side, seed: int | None
-) -> NimConfig:
-    """``nashplay play nim``'s options as a config, checked as the set-up screen checks them; ``ValueError``
-    (with a message for the user) when they do not make a game."""
-    chosen = opponent or "perfect"
-    if chosen not in NIM_OPPONENTS:
-        raise ValueError(f"--opponent: expected perfect, random or human, not {chosen!r}")
-    try:
-        start = parse_heaps(heaps)
-    except NotationError as error:
-        raise ValueError(f"--heaps: {error}") from None
-    try:
-        heap_rule = parse_rule(rule)
-    except NotationError as error:
-        raise ValueError(f"--rule: {error}") from None
-    problem = check_position(start, heap_rule)
-    if problem is not None:
-        raise ValueError(f"--heaps: {problem}")
-    return NimConfig(start, heap_rule, misere, cast("NimOpponent", chosen), human, seed)
-
-
-def splits(rule: HeapRule) -> bool:
-    """Can a move break a heap in two (a take-and-break game such as Kayles)?"""
-    return isinstance(rule, Octal) and any(rule.allows(t, 2) for t in range(len(rule.digits)))
 
 
 def rule_title(rule: HeapRule) -> str:
@@ -185,12 +116,17 @@ class NimScreen(NashplayScreen):
             self.version = version
             self.error = error
 
-    def __init__(self, config: NimConfig | None = None) -> None:
+    game_name = "nim"
+
+    def __init__(self, config: NimConfig) -> None:
         super().__init__()
-        self.config = config or NimConfig()
+        self.config = config
         self.rng = random.Random(self.config.seed)
         self.state = HeapGameState(self.config.heaps, self.config.rule, self.config.misere)
-        self.splits = splits(self.config.rule)
+        self.splits = self.config.rule.can_split
+        #: The AI opponent (none when two people share the keyboard), and the player whose analysis is the advice.
+        self.opponent = None if config.opponent == "human" else make_player(config.opponent, "nim")
+        self.advisor = strongest("nim").make("nim")
         #: Bumped on every change of position: a worker's answer for an older version is dropped.
         self.version = 0
         self.selected = 0
@@ -216,6 +152,7 @@ class NimScreen(NashplayScreen):
         yield Footer()
 
     def on_mount(self) -> None:
+        super().on_mount()
         self.query_one("#heaps", HeapRows).ascii_mode = self.nashplay.ascii_mode
         self.title = rule_title(self.config.rule) + (" (misere)" if self.config.misere else "")
         play = "whoever takes the last stone loses" if self.config.misere else "whoever takes the last stone wins"
@@ -382,16 +319,16 @@ class NimScreen(NashplayScreen):
         self._fit_cursor(fresh)
         self.refresh_view()
         if self.advice_shown and (self.analysis is None or self.analysis.heaps != self.state.heaps):
-            self.work_out_advice(self.state.heaps, self.version)
+            self.work_out_advice(self.state.view(self.state.to_move), self.version)
         if not self.state.is_terminal() and not self.humans_turn:
-            self.think(self.state.clone(), self.version)
+            self.think(self.state.view(self.state.to_move), self.version)
 
     # ---- background work
 
     @work(thread=True, exclusive=True, group="nim-advice", exit_on_error=False)
-    def work_out_advice(self, heaps: tuple[int, ...], version: int) -> None:
+    def work_out_advice(self, view: HeapView, version: int) -> None:
         try:
-            analysis = analyse(heaps, self.config.rule, self.config.misere)
+            analysis = next(iter(self.advisor.analyse(view, None, self.rng)))
         except Exception as error:  # a solver bug must not take the game down with it
             self.post_message(self.AdviceReady(None, version, f"{type(error).__name__}: {error}"))
             return
@@ -409,13 +346,11 @@ class NimScreen(NashplayScreen):
         self.refresh_view()
 
     @work(thread=True, exclusive=True, group="nim-opponent", exit_on_error=False)
-    def think(self, state: HeapGameState, version: int) -> None:
+    def think(self, view: HeapView, version: int) -> None:
         started = time.monotonic()
         try:
-            if self.config.opponent == "perfect":
-                move = best_move(state.heaps, state.rule, state.misere, self.rng)
-            else:
-                move = self.rng.choice(state.legal_actions())
+            assert self.opponent is not None
+            move = self.opponent.choose(view, self.rng)
         except Exception as error:  # an AI bug must not take the game down with it
             self.post_message(OpponentFailed(f"{type(error).__name__}: {error}"))
             return
@@ -553,7 +488,7 @@ class NimScreen(NashplayScreen):
         self.nashplay.nim_advice = shown
         self.query_one("#nim-right").display = shown
         if shown and (self.analysis is None or self.analysis.heaps != self.state.heaps):
-            self.work_out_advice(self.state.heaps, self.version)
+            self.work_out_advice(self.state.view(self.state.to_move), self.version)
         self.say("Advice shown" if shown else "Advice hidden (a shows it)")
 
     def action_restart(self) -> None:
@@ -564,158 +499,8 @@ class NimScreen(NashplayScreen):
 
     def action_new_game(self) -> None:
         self._cancel_work()
-        self.app.switch_screen(NimSetupScreen(self.config))
+        self.post_message(OpenGame("nim", self.config, setup=True))
 
     def action_menu(self) -> None:
-        from tui.screens.menu import MenuScreen
-
         self._cancel_work()
-        self.app.switch_screen(MenuScreen())
-
-
-# ------------------------------------------------------------------------------------------------------ set-up
-
-RULE_CHOICES: list[tuple[str, str]] = [
-    ("nim", "Nim: take any number"),
-    ("subtraction", "Subtraction game: the set below"),
-    ("kayles", "Kayles (0.77): 1 or 2 pins"),
-    ("dawsons-kayles", "Dawson's Kayles (0.07): 2 pins"),
-    ("octal", "Take-and-break: the octal code below"),
-]
-
-OPPONENT_CHOICES: dict[str, str] = {
-    "perfect": "The perfect player",
-    "random": "A random player",
-    "human": "Two people, one keyboard",
-}
-
-
-class NimSetupScreen(NashplayScreen):
-    """Heaps, rule, normal or misere play, opponent and side; then Start."""
-
-    BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
-        Binding("ctrl+s", "start", "Start"),
-        Binding("escape", "back", "Menu"),
-    ]
-
-    PALETTE: ClassVar[list[PaletteEntry]] = [
-        ("Start the game", "Play with these heaps and this rule", "start"),
-        ("Back to the menu", "Choose another game", "back"),
-    ]
-
-    def __init__(self, config: NimConfig | None = None) -> None:
-        super().__init__()
-        self.config = config or NimConfig()
-
-    def _rule_choice(self) -> str:
-        rule = self.config.rule
-        if isinstance(rule, Nim):
-            return "nim"
-        if isinstance(rule, Subtraction):
-            return "subtraction"
-        if rule == KAYLES:
-            return "kayles"
-        if rule == DAWSONS_KAYLES:
-            return "dawsons-kayles"
-        return "octal"
-
-    def compose(self) -> ComposeResult:
-        config = self.config
-        chosen = self._rule_choice()
-        subtraction = config.rule.text.strip("{}") if isinstance(config.rule, Subtraction) else "1,2,3"
-        octal = config.rule.text if chosen == "octal" else "0.137"
-        yield Header()
-        with Horizontal(id="nim-setup-main"):
-            with Vertical(id="nim-setup-left"):
-                yield Label("Heaps", classes="heading")
-                yield Static(
-                    f"Stones per heap, e.g. 3,4,5: at most {MAX_HEAPS} heaps of {MAX_HEAP} "
-                    f"({MAX_SPLIT_STONES} stones in all for take-and-break games)",
-                    classes="hint",
-                )
-                yield Input(format_heaps(config.heaps), placeholder="e.g. 3,4,5", id="nim-heaps")
-                yield Label("Rule", classes="heading")
-                with RadioSet(id="nim-rule"):
-                    for name, description in RULE_CHOICES:
-                        yield ChoiceButton(description, value=name == chosen, name=name)
-                yield Label("Subtraction set", classes="hint")
-                yield Input(subtraction, placeholder="e.g. 1,3,4", id="nim-set")
-                yield Label("Octal code", classes="hint")
-                yield Input(octal, placeholder="e.g. 0.137", id="nim-octal")
-            with Vertical(id="nim-setup-right"):
-                yield Label("Play", classes="heading")
-                with RadioSet(id="nim-play"):
-                    yield ChoiceButton("Normal: the last stone wins", value=not config.misere)
-                    yield ChoiceButton("Misere: the last stone loses", value=config.misere)
-                yield Label("Opponent", classes="heading")
-                with RadioSet(id="nim-opponent"):
-                    for name, description in OPPONENT_CHOICES.items():
-                        yield ChoiceButton(description, value=name == config.opponent, name=name)
-                yield Label("Your side (against an AI)", classes="heading")
-                with RadioSet(id="nim-side"):
-                    yield ChoiceButton("Player 1 (moves first)", value=config.human is Side.P1)
-                    yield ChoiceButton("Player 2 (moves second)", value=config.human is Side.P2)
-                yield Button("Start (ctrl+s)", id="nim-start", variant="primary")
-        yield Static(id="nim-setup-message")
-        yield Footer()
-
-    def on_mount(self) -> None:
-        self.title = "Nim and impartial games: set-up"
-        self.sub_title = "Tab: next field; Enter or ctrl+s: start"
-        self.query_one("#nim-heaps", Input).focus()
-
-    def _pressed(self, selector: str) -> str:
-        button = self.query_one(selector, RadioSet).pressed_button
-        return button.name if button is not None and button.name else ""
-
-    def read_config(self) -> NimConfig:
-        """The config the form describes; raises ``ValueError`` with a message for the user."""
-        try:
-            heaps = parse_heaps(self.query_one("#nim-heaps", Input).value)
-        except InvalidPositionError as error:
-            raise ValueError(f"Heaps: {error}") from None
-        choice = self._pressed("#nim-rule") or "nim"
-        rule: HeapRule
-        try:
-            if choice == "subtraction":
-                text = self.query_one("#nim-set", Input).value.strip()
-                rule = parse_rule(text if text.startswith("{") else "{" + text + "}")
-                if not isinstance(rule, Subtraction):
-                    raise NotationError(f"{text!r} is not a subtraction set like 1,2,3")
-            elif choice == "octal":
-                rule = parse_rule(self.query_one("#nim-octal", Input).value)
-                if not isinstance(rule, Octal):
-                    raise NotationError("expected an octal code like 0.137")
-            else:
-                rule = parse_rule(choice)
-        except NotationError as error:
-            raise ValueError(f"Rule: {error}") from None
-        problem = check_position(heaps, rule)
-        if problem is not None:
-            raise ValueError(f"Heaps: {problem}")
-        misere = self.query_one("#nim-play", RadioSet).pressed_index == 1
-        pressed = self._pressed("#nim-opponent")
-        opponent = cast("NimOpponent", pressed if pressed in NIM_OPPONENTS else self.config.opponent)
-        human = Side.P2 if self.query_one("#nim-side", RadioSet).pressed_index == 1 else Side.P1
-        return NimConfig(heaps, rule, misere, opponent, human, self.config.seed)
-
-    @on(Input.Submitted)
-    @on(Button.Pressed, "#nim-start")
-    def action_start(self) -> None:
-        try:
-            config = self.read_config()
-        except ValueError as error:
-            self.query_one("#nim-setup-message", Static).update(Text(f"Not yet: {error}", style="bold"))
-            return
-        self.app.switch_screen(NimScreen(config))
-
-    @on(RadioSet.Changed, "#nim-rule")
-    def _rule_changed(self, event: RadioSet.Changed) -> None:
-        name = event.pressed.name
-        if name in ("subtraction", "octal"):
-            self.query_one("#nim-set" if name == "subtraction" else "#nim-octal", Input).focus()
-
-    def action_back(self) -> None:
-        from tui.screens.menu import MenuScreen
-
-        self.app.switch_screen(MenuScreen())
+        self.post_message(ShowMenu())

@@ -50,6 +50,8 @@ def spectator_view(state: GeisterState, seen_from: Side) -> GeisterView:
 
 
 class ReplayScreen(NashplayScreen):
+    HELP_TOPIC = "geister"
+
     BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
         Binding("right,l", "step(1)", "Next"),
         Binding("left,h", "step(-1)", "Back"),

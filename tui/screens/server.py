@@ -32,6 +32,8 @@ from core.game import Side
 from core.geister import Colour, GeisterView, Setup
 from core.notation import Move
 from core.record import Record
+from tui.config import ServerGameConfig
+from tui.messages import OpenReplay
 from tui.net import (
     Clocks,
     Connected,
@@ -49,11 +51,10 @@ from tui.net import (
     play_game,
 )
 from tui.screens.board_screen import BoardScreen
-from tui.screens.setup import SetupPicker
-from tui.server_game import ServerGameConfig
 from tui.widgets.board import Board
 from tui.widgets.moves import MoveList
 from tui.widgets.search_advice import SearchAdvicePanel
+from tui.widgets.setup_picker import SetupPicker
 
 Phase = Literal["connecting", "setup", "playing", "over", "failed"]
 
@@ -103,6 +104,8 @@ class ServerGameScreen(BoardScreen):
     MOVE_PLACEHOLDER = "move, like b1-b2 or a6-out to escape (Enter plays, Esc cancels)"
     #: How often the clocks and the retry countdown are redrawn (seconds).
     TICK = 0.25
+
+    game_name = "geister"
 
     def __init__(self, config: ServerGameConfig) -> None:
         super().__init__()
@@ -544,19 +547,12 @@ class ServerGameScreen(BoardScreen):
         self._start_game()
 
     def action_replay(self) -> None:
-        from tui.screens.replay import ReplayScreen
-
         record = self._record()
         if record is None:
             self.say("There is no record to replay", error=True)
             return
         viewer = self.view.viewer if self.view is not None else self.hinted_side
-        try:
-            screen = ReplayScreen(record, viewer, f"Replay: {self.address}")
-        except Exception as error:  # a record that does not replay: say so, keep the screen
-            self.say(f"Cannot replay this record: {error}", error=True)
-            return
-        self.app.push_screen(screen)
+        self.post_message(OpenReplay(record, viewer, f"Replay: {self.address}"))
 
     def _record(self) -> Record | None:
         if self.result is not None:

@@ -11,119 +11,20 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.message import Message
-from textual.reactive import reactive
-from textual.widget import Widget
 from textual.widgets import Button, Footer, Header, Label, RadioButton, RadioSet, Static
 
 from core.errors import IllegalMoveError, NotationError
 from core.game import Side
 from core.geister import Colour, Setup, Variant, variant_by_name
-from core.notation import Square
+from solvers.catalogue import players_for
+from tui.config import GeisterConfig
+from tui.messages import OpenGame, ShowMenu
 from tui.screens.base import NashplayScreen
-from tui.session import GameConfig, opponents_for
 from tui.widgets.choice import ChoiceButton
+from tui.widgets.setup_picker import SetupPicker
 
 #: The thinking times offered for the search AIs (the UPP paper's experiments used 0.25, 0.5 and 1 s).
 THINK_TIMES = (0.25, 0.5, 1.0, 2.0)
-
-
-class SetupPicker(Widget, can_focus=True):
-    """The player's set-up squares, drawn as on the board; Space or Enter turns a piece red or blue."""
-
-    BINDINGS = [
-        Binding("left,h", "move(-1, 0)", "Left", show=False),
-        Binding("right,l", "move(1, 0)", "Right", show=False),
-        Binding("up,k", "move(0, 1)", "Up", show=False),
-        Binding("down,j", "move(0, -1)", "Down", show=False),
-        Binding("space,enter", "flip_colour", "Red/blue"),
-    ]
-
-    COMPONENT_CLASSES = {"picker--red", "picker--blue", "picker--cursor", "picker--label"}
-
-    DEFAULT_CSS = """
-    SetupPicker { width: auto; height: auto; padding: 0 1; }
-    SetupPicker > .picker--red { color: $piece-red; text-style: bold; }
-    SetupPicker > .picker--blue { color: $piece-blue; text-style: bold; }
-    SetupPicker > .picker--cursor { background: $square-cursor; }
-    SetupPicker > .picker--label { color: $text-muted; }
-    """
-
-    class Changed(Message):
-        def __init__(self, picker: SetupPicker) -> None:
-            super().__init__()
-            self.picker = picker
-
-    colours: reactive[tuple[Colour, ...]] = reactive((), layout=True)
-    cursor: reactive[int] = reactive(0)
-
-    def __init__(self, variant: Variant, side: Side, setup: Setup, id: str | None = None) -> None:
-        super().__init__(id=id)
-        self.variant = variant
-        self.side = side
-        self.set_reactive(SetupPicker.colours, setup.colours)
-
-    def configure(self, side: Side, setup: Setup) -> None:
-        self.side = side
-        self.cursor = 0
-        self.colours = setup.colours
-        self.refresh(layout=True)
-
-    @property
-    def setup(self) -> Setup:
-        return Setup(self.colours)
-
-    def _grid(self) -> list[list[int | None]]:
-        """Slots laid out as on the board, the player's home row at the bottom."""
-        squares = self.variant.setup_squares[self.side]
-        ranks = sorted({s.rank for s in squares}, reverse=self.side is Side.P1)
-        files = sorted({s.file for s in squares}, reverse=self.side is Side.P2)
-        index = {sq: i for i, sq in enumerate(squares)}
-        return [[index.get(Square(f, r)) for f in files] for r in ranks]
-
-    def render(self) -> Text:
-        text = Text(end="")
-        squares = self.variant.setup_squares[self.side]
-        label = self.get_component_rich_style("picker--label", partial=True)
-        for row_number, row in enumerate(self._grid()):
-            if row_number:
-                text.append("\n")
-            for slot in row:
-                if slot is None:
-                    text.append("      ", style=label)
-                    continue
-                colour = self.colours[slot]
-                style = self.get_component_rich_style(
-                    "picker--red" if colour is Colour.RED else "picker--blue", partial=True
-                )
-                if slot == self.cursor and self.has_focus:
-                    style = style + self.get_component_rich_style("picker--cursor", partial=True)
-                mark = ("[", "]") if slot == self.cursor else (" ", " ")
-                text.append(f"{mark[0]}{colour.value}{mark[1]}", style=style)
-                text.append(f"{squares[slot].name:<3}", style=label)
-        return text
-
-    def on_focus(self) -> None:
-        self.refresh()
-
-    def on_blur(self) -> None:
-        self.refresh()
-
-    def action_move(self, dx: int, dy: int) -> None:
-        grid = self._grid()
-        for r, row in enumerate(grid):
-            if self.cursor in row:
-                c = row.index(self.cursor)
-                r2, c2 = r - dy, c + dx
-                if 0 <= r2 < len(grid) and 0 <= c2 < len(grid[r2]) and grid[r2][c2] is not None:
-                    self.cursor = grid[r2][c2]  # type: ignore[assignment]
-                return
-
-    def action_flip_colour(self) -> None:
-        colours = list(self.colours)
-        colours[self.cursor] = Colour.BLUE if colours[self.cursor] is Colour.RED else Colour.RED
-        self.colours = tuple(colours)
-        self.post_message(self.Changed(self))
 
 
 class SetupScreen(NashplayScreen):
@@ -141,10 +42,11 @@ class SetupScreen(NashplayScreen):
         ("Back to the menu", "Choose another game", "back"),
     ]
 
-    def __init__(self, variant_name: str, config: GameConfig | None = None) -> None:
+    def __init__(self, config: GeisterConfig) -> None:
         super().__init__()
-        self.variant: Variant = variant_by_name(variant_name)
-        self.config = config or GameConfig(variant=variant_name)
+        self.variant: Variant = variant_by_name(config.variant)
+        self.game_name = config.variant
+        self.config = config
         self.rng = random.Random(self.config.seed)
 
     def _initial_setup(self, side: Side) -> Setup:
@@ -172,9 +74,14 @@ class SetupScreen(NashplayScreen):
                     yield ChoiceButton("Player 2 (moves second)", value=self.config.human is Side.P2)
                 yield Label("Opponent", classes="heading")
                 with RadioSet(id="opponent"):
-                    for name, description in opponents_for(self.variant.name).items():
-                        yield ChoiceButton(f"{name}: {description}", value=name == self.config.opponent, name=name)
-                yield Label("Thinking time (mc, upp, ismcts)", classes="heading")
+                    for entry in players_for(self.variant.name):
+                        yield ChoiceButton(
+                            f"{entry.name}: {entry.description}",
+                            value=entry.name == self.config.opponent,
+                            name=entry.name,
+                        )
+                thinkers = ", ".join(e.name for e in players_for(self.variant.name) if e.thinks)
+                yield Label(f"Thinking time ({thinkers})", classes="heading")
                 with RadioSet(id="think-time"):
                     for seconds in THINK_TIMES:
                         yield ChoiceButton(
@@ -184,6 +91,7 @@ class SetupScreen(NashplayScreen):
         yield Footer()
 
     def on_mount(self) -> None:
+        super().on_mount()
         self.title = f"{self.variant.title}: set-up"
         self._show_count()
         self.query_one("#picker", SetupPicker).focus()
@@ -238,9 +146,7 @@ class SetupScreen(NashplayScreen):
         self._show_count()
 
     def action_back(self) -> None:
-        from tui.screens.menu import MenuScreen
-
-        self.app.switch_screen(MenuScreen())
+        self.post_message(ShowMenu())
 
     @on(Button.Pressed, "#start")
     def action_start(self) -> None:
@@ -257,4 +163,4 @@ class SetupScreen(NashplayScreen):
             setup=picker.setup.to_text(),
             think_time=self.think_time,
         )
-        self.nashplay.start_game(config)
+        self.post_message(OpenGame(self.variant.name, config, setup=False))

@@ -8,8 +8,7 @@ keeps answering keys and shows what it is doing.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
-from typing import ClassVar, Literal
+from typing import ClassVar
 
 from rich.text import Text
 from textual import on, work
@@ -22,24 +21,17 @@ from textual.worker import get_current_worker
 
 from core.game import Side
 from core.tcg import TcgAction, TcgState
-from solvers.tcg import ACTIONS, TcgSolution, round_like_source
+from solvers.catalogue import make_player
+from solvers.tcg import ACTIONS, TcgSolution, load_solution, round_like_source
+from tui.config import TCG_APP_MAX_N, TcgConfig, TcgMode
+from tui.messages import ShowMenu
 from tui.screens.base import NashplayScreen
 from tui.widgets.heatmap import HeatMap
 from tui.widgets.mix import MixBars
 
-Mode = Literal["advisor", "versus"]
-
 
 class _AbandonedSolveError(Exception):
     """Raised inside a solve whose worker was cancelled (the user changed n again)."""
-
-
-@dataclass(frozen=True)
-class TcgConfig:
-    n: int = 3
-    mode: Mode = "advisor"
-    human: Side = Side.P1
-    seed: int | None = None
 
 
 class TcgScreen(NashplayScreen):
@@ -77,12 +69,17 @@ class TcgScreen(NashplayScreen):
             self.solution = solution
             self.source = source
 
-    def __init__(self, config: TcgConfig | None = None) -> None:
+    game_name = "tcg"
+
+    def __init__(self, config: TcgConfig) -> None:
         super().__init__()
-        self.config = config or TcgConfig()
-        self.mode: Mode = self.config.mode
+        self.config = config
+        self.mode: TcgMode = self.config.mode
         self.human = self.config.human
         self.rng = random.Random(self.config.seed)
+        #: Versus mode's AI: the catalogue's equilibrium player, drawing from a generator of its own.
+        self.opponent = make_player("equilibrium", "tcg")
+        self.opponent_rng = random.Random(None if self.config.seed is None else self.config.seed + 1)
         self.n = self.config.n
         self.state = TcgState(self.n)
         self.solution: TcgSolution | None = None
@@ -108,6 +105,7 @@ class TcgScreen(NashplayScreen):
         yield Footer()
 
     def on_mount(self) -> None:
+        super().on_mount()
         for bars in self.query(MixBars):
             bars.ascii_mode = self.nashplay.ascii_mode
         self._titles()
@@ -145,7 +143,7 @@ class TcgScreen(NashplayScreen):
             self.post_message(self.SolveProgress(n, sweep, residual))
 
         try:
-            solution, source = TcgSolution.load(n, progress=progress)
+            solution, source = load_solution(n, progress=progress)
         except _AbandonedSolveError:
             return
         except Exception as error:  # a solver failure must be shown, not leave "Solving..." for ever
@@ -172,7 +170,7 @@ class TcgScreen(NashplayScreen):
             return  # an answer for an n the user has already changed again
         self.solution = event.solution
         seconds = event.solution.solution.seconds
-        where = "from the cache" if event.source == "cache" else f"solved in {seconds:.2f} s"
+        where = "from the cache" if event.source in ("cache", "memory") else f"solved in {seconds:.2f} s"
         self.say(f"n = {self.n}: {where}. Error bound {event.solution.certificate.gap:.0e}.")
         self._new_suggestion()
         self.refresh_view()
@@ -270,13 +268,12 @@ class TcgScreen(NashplayScreen):
             self.say("The game is over: r starts a new one")
             return
         action = TcgAction(letter)
-        i1, i2 = self.state.points
         if self.mode == "advisor":
             opponent = action
             mine = self.own_override or self.suggestion or action
         else:
             mine = action
-            opponent = self.solution.draw(i1, i2, self.human.other.number, self.rng)
+            opponent = self.opponent.choose(self.state.view(self.human.other), self.opponent_rng)
         joint = (mine, opponent) if self.human is Side.P1 else (opponent, mine)
         self.state.apply_joint(joint)
         self.say(f"You: {mine.label}. Opponent: {opponent.label}. Points now {self.state.state_text}.")
@@ -323,10 +320,10 @@ class TcgScreen(NashplayScreen):
         try:
             n = int(event.value.strip())
         except ValueError:
-            self.say(f"n is a whole number from 1 to 200, not {event.value.strip()!r}")
+            self.say(f"n is a whole number from 1 to {TCG_APP_MAX_N}, not {event.value.strip()[:20]!r}")
             return
-        if not 1 <= n <= 200:
-            self.say(f"n is a whole number from 1 to 200, not {n}")
+        if not 1 <= n <= TCG_APP_MAX_N:
+            self.say(f"n is a whole number from 1 to {TCG_APP_MAX_N}, not {n}")
             return
         self.n = n
         self.state = TcgState(n)
@@ -341,6 +338,4 @@ class TcgScreen(NashplayScreen):
         if field.display:
             field.display = False
             return
-        from tui.screens.menu import MenuScreen
-
-        self.app.switch_screen(MenuScreen())
+        self.post_message(ShowMenu())

@@ -1,6 +1,6 @@
 """Players for Mini-Geister built on the solved tables: the paper's Nash strategy, its section-5 mirror strategy for
-player 2, and the opponents the equilibrium is tested against (a capture-first player and an adversary that reads
-the Nash player's own table), plus the experiment that plays them.
+player 2, and the strongest opponent the equilibrium is tested against (an adversary that reads the Nash player's
+own table). ``benchmarks/mini_geister_nash.py`` plays them in the arena.
 
 The Nash player (Tanaka & Takaoka, section 2) draws its colours at random and then plays as if it did not know them
 ("purple"): every move comes from the colourless table, so its play carries no information about its colours, and
@@ -21,28 +21,16 @@ makes it a draw).
 
 from __future__ import annotations
 
-import math
 import random
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
 
 from core.game import Side
-from core.geister import VARIANTS, Colour, GeisterState, GeisterView, Setup
+from core.geister import Colour, GeisterState, GeisterView, Setup
 from core.notation import Move, Square
-from solvers.baselines import ChototsuPlayer, RandomPlayer
-from solvers.mini_geister import MiniGeisterTables, equilibrium_moves, perfect_information_value
-from solvers.players import Limit
-
-MINI = VARIANTS["mini-geister"]
-Rule = Literal["base", "extended"]
-
-
-def random_setup(view: GeisterView, rng: random.Random) -> Setup:
-    """Blue and red on the two set-up squares in random order: the one thing the Nash player decides by chance."""
-    colours = [Colour.BLUE, Colour.RED]
-    rng.shuffle(colours)
-    return Setup(tuple(colours))
+from solvers.baselines import ChototsuPlayer, random_setup
+from solvers.mini_geister.analysis import MiniGeisterTables, equilibrium_moves, perfect_information_value
+from solvers.mini_geister.model import MINI, Rule
+from solvers.players import Limit, RandomPlayer
 
 
 def _with_opponent_colours(view: GeisterView, guess: dict[Square, Colour]) -> str:
@@ -102,10 +90,11 @@ class NashPlayer:
     """The paper's equilibrium strategy for either player (see the module docstring)."""
 
     name = "nash"
-    description = "the Mini-Geister Nash strategy (Tanaka & Takaoka): plays without looking at its own colours"
 
     def __init__(self, rule: Rule = "base", tables: MiniGeisterTables | None = None) -> None:
         self.rule: Rule = rule
+        if rule == "extended":
+            self.name = "nash-extended"
         self.tables = tables
         self._game = _Game()
         #: The events it met, for the experiment's report ("escape", "capture", "guess", "captured").
@@ -114,7 +103,7 @@ class NashPlayer:
     def choose(self, view: GeisterView, rng: random.Random, limit: Limit | None = None) -> Setup | Move:
         if view.phase == "setup":
             self._game = _Game()
-            return random_setup(view, rng)
+            return random_setup(view.variant, view.viewer, rng)
         if len(view.moves) < self._game.moves_seen:  # a new game (or an undo): start afresh
             self._game = _Game()
         self._game.moves_seen = len(view.moves)
@@ -182,11 +171,10 @@ class MirrorPlayer:
     captures player 2's mirrored piece (a coin toss). As player 1 (nothing to mirror) it plays at random."""
 
     name = "mirror"
-    description = "Mini-Geister mirror strategy for player 2 (section 5): copies player 1's moves upside down"
 
     def choose(self, view: GeisterView, rng: random.Random, limit: Limit | None = None) -> Setup | Move:
         if view.phase == "setup":
-            return random_setup(view, rng)
+            return random_setup(view.variant, view.viewer, rng)
         legal = view.legal_moves()
         last = view.last_move
         if view.viewer is Side.P2 and last is not None:
@@ -200,23 +188,6 @@ class MirrorPlayer:
         return rng.choice(legal)
 
 
-class CaptureFirstPlayer:
-    """A greedy opponent: escapes with a blue piece when it can, else captures when it can, else moves at random."""
-
-    name = "capture"
-    description = "greedy: escape with blue if possible, else capture, else random"
-
-    def choose(self, view: GeisterView, rng: random.Random, limit: Limit | None = None) -> Setup | Move:
-        if view.phase == "setup":
-            return random_setup(view, rng)
-        legal = view.legal_moves()
-        escapes = [m for m in legal if m.is_escape]
-        if escapes:
-            return escapes[0]
-        captures = [m for m in legal if m.dst is not None and view.piece_at(m.dst) is not None]
-        return rng.choice(captures or legal)
-
-
 class TableAdversary:
     """The strongest opponent here: it reads the Nash player's own table and watches for what its play gives away.
 
@@ -228,7 +199,6 @@ class TableAdversary:
     """
 
     name = "adversary"
-    description = "plays the Nash player's table against it and exploits what it gives away"
 
     def __init__(self, rule: Rule = "base", tables: MiniGeisterTables | None = None) -> None:
         self.rule: Rule = rule
@@ -241,7 +211,7 @@ class TableAdversary:
     def choose(self, view: GeisterView, rng: random.Random, limit: Limit | None = None) -> Setup | Move:
         if view.phase == "setup":
             self._before_their_turn, self._known_red, self._moves_seen = {}, set(), 0
-            return random_setup(view, rng)
+            return random_setup(view.variant, view.viewer, rng)
         if len(view.moves) < self._moves_seen:
             self._before_their_turn, self._known_red = {}, set()
         self._moves_seen = len(view.moves)
@@ -279,73 +249,3 @@ class TableAdversary:
         replies = equilibrium_moves(view.position(), them, self.rule, self.tables)
         quiet = [m for m in replies if m in quiet_legal]
         return rng.choice(quiet or quiet_legal or legal)
-
-
-OPPONENTS: dict[str, Callable[[], object]] = {
-    "random": RandomPlayer,
-    "chototsu": ChototsuPlayer,
-    "capture": CaptureFirstPlayer,
-    "mirror": MirrorPlayer,
-    "adversary": TableAdversary,
-}
-
-
-@dataclass(frozen=True)
-class MatchResult:
-    opponent: str
-    nash_side: Side
-    games: int
-    wins: int
-    draws: int
-    losses: int
-
-    @property
-    def mean(self) -> float:
-        return (self.wins - self.losses) / self.games
-
-    @property
-    def ci95(self) -> tuple[float, float]:
-        """Normal-approximation 95% interval of the mean payoff (each game scores +1, 0 or -1)."""
-        n = self.games
-        mean = self.mean
-        second = (self.wins + self.losses) / n
-        sd = math.sqrt(max(second - mean * mean, 0.0))
-        half = 1.96 * sd / math.sqrt(n) if n > 1 else 0.0
-        return (mean - half, mean + half)
-
-
-def play_game(players: dict[Side, object], rng: random.Random, first: Side = Side.P1) -> GeisterState:
-    """One Mini-Geister game between two players that each see only their own view."""
-    state = GeisterState(MINI, first)
-    while not state.is_terminal():
-        side = Side(state.current_player())
-        player = players[side]
-        action = player.choose(state.view(side), rng)  # type: ignore[attr-defined]
-        state.apply(action)
-    return state
-
-
-def nash_match(
-    opponent: str,
-    nash_side: Side,
-    games: int,
-    seed: int = 1,
-    rule: Rule = "base",
-    tables: MiniGeisterTables | None = None,
-) -> MatchResult:
-    """``games`` games of the Nash player (as ``nash_side``; player 1 moves first) against ``opponent``."""
-    rng = random.Random(seed)
-    wins = draws = losses = 0
-    for _ in range(games):
-        nash = NashPlayer(rule, tables)
-        other = TableAdversary(rule, tables) if opponent == "adversary" else OPPONENTS[opponent]()
-        state = play_game({nash_side: nash, nash_side.other: other}, rng)
-        outcome = state.outcome()
-        assert outcome is not None
-        if outcome.winner is None:
-            draws += 1
-        elif outcome.winner is nash_side:
-            wins += 1
-        else:
-            losses += 1
-    return MatchResult(opponent, nash_side, games, wins, draws, losses)

@@ -1,4 +1,4 @@
-"""``nashplay arena``: a match between two Geister AIs, with a progress bar and confidence intervals."""
+"""``nashplay arena``: a match between two players of any game, with a progress bar and confidence intervals."""
 
 from __future__ import annotations
 
@@ -9,34 +9,39 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NoReturn
 
-from core.errors import NotationError
-from core.geister import variant_by_name
+from core.games import GAME_TYPES, game_type, load_game
+from core.impartial import parse_heaps
+from solvers.catalogue import PLAYERS, players_for
+from tui.games import seed_value
 
 if TYPE_CHECKING:
-    from solvers.arena import MatchResult
-
-#: The player names the arena knows; kept here (not imported) so that ``nashplay --help`` does not load numpy.
-PLAYER_NAMES = ("random", "chototsu", "greedy", "mc", "mc-guided", "upp", "ismcts")
+    from solvers.arena import GameParams, MatchResult
 
 
 def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     arena = commands.add_parser(
         "arena",
         help="play a match between two AIs and report wins with 95%% confidence intervals",
-        description="Play GAMES games between two AIs, swapping the first player and the sides every game, on "
-        "several processes. Prints wins, draws and losses per player with 95% Wilson confidence intervals, and "
-        f"the average game length. Players: {', '.join(PLAYER_NAMES)}.",
+        description="Play GAMES games between two AIs, swapping the sides (and in the Geister family the first "
+        "player) every game, on several processes. Prints wins, draws and losses per player with 95% Wilson "
+        "confidence intervals, and the average game length. nashplay list names every game's players.",
     )
-    arena.add_argument("game", help="the game: geister (or a Mini-Geister variant)")
+    arena.add_argument("game", choices=list(GAME_TYPES), metavar="GAME", help=f"one of: {', '.join(GAME_TYPES)}")
     arena.add_argument("--players", required=True, help="two players, comma separated, e.g. upp,chototsu")
     arena.add_argument("--games", type=int, default=100, help="number of games (default 100)")
     budget = arena.add_mutually_exclusive_group()
     budget.add_argument("--time", type=float, help="seconds per move (default 0.25)")
     budget.add_argument("--playouts", type=int, help="playouts per move instead of a time (reproducible)")
     arena.add_argument("--workers", type=int, default=2, help="processes to play on (default 2)")
-    arena.add_argument("--seed", type=int, default=0, help="match seed: every game's seed derives from it")
+    arena.add_argument("--seed", type=seed_value, default=0, help="match seed: every game's seed derives from it")
     arena.add_argument("--save", metavar="DIR", help="save every game's record in DIR (game-0001.ngr, ...)")
     arena.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
+    options = arena.add_argument_group("the game's own options (tcg: --n; footstep: --n --k; nim: the rest)")
+    options.add_argument("--n", type=int, help="tcg: most points (default 3); footstep: points each (default 50)")
+    options.add_argument("--k", type=int, help="footstep: steps to a goal (default 4)")
+    options.add_argument("--heaps", help="nim: stones per heap, e.g. 3,4,5 (the default)")
+    options.add_argument("--rule", help="nim: nim, kayles, dawsons-kayles, a subtraction set like {1,2,3}, or 0.77")
+    options.add_argument("--misere", action="store_true", default=None, help="nim: whoever takes the last stone loses")
 
 
 def _progress_bar(started: float, total: int) -> Callable[[MatchResult], None]:
@@ -57,6 +62,19 @@ def _progress_bar(started: float, total: int) -> Callable[[MatchResult], None]:
         sys.stderr.flush()
 
     return show
+
+
+def _params(args: argparse.Namespace) -> GameParams:
+    """The game's own options, checked by making one game with them (``ValueError`` says what is wrong)."""
+    from solvers.arena import GameParams
+
+    heaps = parse_heaps(args.heaps) if args.heaps is not None else None
+    params = GameParams(args.n, args.k, heaps, args.rule, args.misere)
+    try:
+        load_game(args.game, n=params.n, k=params.k, heaps=params.heaps, rule=params.rule, misere=params.misere)
+    except ValueError as error:
+        raise ValueError(f"{args.game}: {error}") from None
+    return params
 
 
 def report(match: MatchResult) -> str:
@@ -84,16 +102,20 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     def fail(message: str) -> NoReturn:
         parser.exit(2, f"nashplay arena: error: {message}\n")
 
-    try:
-        variant_by_name(args.game)
-    except NotationError as error:
-        return fail(str(error))
     names = [n.strip() for n in args.players.split(",") if n.strip()]
     if len(names) != 2:
-        return fail(f"--players takes two names separated by a comma, like upp,chototsu (got {args.players!r})")
-    unknown = [n for n in names if n not in PLAYER_NAMES]
-    if unknown:
-        return fail(f"unknown player {unknown[0]!r}: expected one of {', '.join(PLAYER_NAMES)}")
+        return fail(f"--players takes two names separated by a comma, like upp,chototsu (got {args.players[:40]!r})")
+    known = [e.name for e in players_for(args.game)]
+    for name in names:
+        if name not in known:
+            where = "" if name in PLAYERS else "unknown player; "
+            return fail(f"{name[:30]!r}: {where}the players of {args.game} are {', '.join(known)}")
+    try:
+        params = _params(args)
+    except ValueError as error:
+        return fail(str(error))
+    if args.save is not None and game_type(args.game).family != "geister":
+        return fail(f"--save: records of {args.game} games are not written yet (the Geister family's are)")
     if args.games < 1:
         return fail(f"--games must be at least 1, not {args.games}")
     if args.workers < 1:
@@ -113,6 +135,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         seed=args.seed,
         save_dir=args.save,
         progress=progress,
+        params=params,
     )
     print(json.dumps(match.to_json()) if args.json else report(match))
     return 0

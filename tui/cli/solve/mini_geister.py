@@ -17,7 +17,8 @@ from core.errors import NotationError
 from core.game import Side
 
 if TYPE_CHECKING:
-    from solvers.mini_geister import Assessment, MiniGeisterTables, SideAnalysis, ThreeVsTwo
+    from solvers.mini_geister.analysis import Assessment, MiniGeisterTables
+    from solvers.mini_geister.three_vs_two import SideAnalysis, ThreeVsTwo
 
 COMMANDS = ("mini-geister", "mini-geister-3v2")
 
@@ -59,11 +60,6 @@ def add_commands(solvers: argparse._SubParsersAction[argparse.ArgumentParser]) -
     three.add_argument("--no-cache", action="store_true", help="solve afresh instead of reading the cache")
 
 
-def handles(args: argparse.Namespace) -> bool:
-    """Whether ``run`` is the handler for these parsed arguments."""
-    return getattr(args, "command", None) == "solve" and getattr(args, "solver", None) in COMMANDS
-
-
 def _progress() -> Callable[[str, float], None] | None:
     """A one-line progress display on stderr, after half a second, and only on a terminal (pipes and JSON stay
     clean)."""
@@ -94,7 +90,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if args.analysed is not None and args.position is None:
         _fail(parser, "mini-geister", "--for needs --position")
     # The solver (numpy) is imported only when a solve runs, so that `nashplay --help` stays fast.
-    from solvers.mini_geister import MiniGeisterTables
+    from solvers.mini_geister.analysis import MiniGeisterTables
 
     started = time.perf_counter()
     tables = MiniGeisterTables.load(use_cache=not args.no_cache, progress=_progress())
@@ -152,7 +148,7 @@ def _cell(assessment: Assessment | None) -> str:
 
 
 def _run_position(args: argparse.Namespace, parser: argparse.ArgumentParser, tables: MiniGeisterTables) -> int:
-    from solvers.mini_geister import analyse_position, equilibrium_moves
+    from solvers.mini_geister.analysis import analyse_position, equilibrium_moves
 
     analysed = Side.from_number(args.analysed) if args.analysed else None
     try:
@@ -201,7 +197,8 @@ def _result_json(result: ThreeVsTwo) -> dict[str, object]:
 
 
 def _run_three(args: argparse.Namespace) -> int:
-    from solvers.mini_geister import TableStore, three_vs_two
+    from solvers.mini_geister.tables import TableStore
+    from solvers.mini_geister.three_vs_two import three_vs_two
 
     colours: list[Literal["rrb", "rbb"]] = [args.colours] if args.colours else ["rrb", "rbb"]
     store = TableStore(use_cache=not args.no_cache, progress=_progress())

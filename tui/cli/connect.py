@@ -21,10 +21,14 @@ from typing import Any, NoReturn
 
 from core.contest import DEFAULT_BUDGET, DEFAULT_PER_MOVE, DEFAULT_PLY_LIMIT, FIRST_PORT, parse_red_letters
 from core.errors import NotationError
+from solvers.catalogue import make_player, players_for
 from solvers.stats import wilson
+from tui.cli.common import open_app
+from tui.config import ContestSettings, ServerGameConfig
+from tui.games import seed_value
 
-#: The names ``--as`` accepts; the search AIs come from ``solvers`` when they are installed.
-PLAYER_NAMES = ("human", "random", "chototsu", "greedy", "mc", "mc-guided", "upp", "ismcts")
+#: The names ``--as`` accepts: the person at the keyboard (in the app), or any of the catalogue's Geister players.
+PLAYER_NAMES = ("human", *(entry.name for entry in players_for("geister")))
 
 EPILOG = """\
 examples:
@@ -64,7 +68,7 @@ def add_command(
     connect.add_argument("--name", help="your name, for the records")
     connect.add_argument("--save", metavar="DIR", help="where records go (default: the state folder's contest/)")
     connect.add_argument("--json", action="store_true", help="print the summary as one JSON object")
-    connect.add_argument("--seed", type=int, help="seed for the AI, for reproducible play")
+    connect.add_argument("--seed", type=seed_value, help="seed for the AI, for reproducible play")
     server = connect.add_argument_group("server settings")
     server.add_argument(
         "--ply-limit",
@@ -116,26 +120,51 @@ def check_args(args: argparse.Namespace, parser: argparse.ArgumentParser) -> str
 
 
 def player_factory(name: str) -> Callable[[], Any]:
-    """A maker of fresh ``solvers`` players called ``name`` (one per game: UPP learns within a game only).
+    """A maker of fresh catalogue players called ``name`` for Geister (one per game: UPP learns within a game only).
+    ``UnknownPlayerError`` (a ``ValueError``) for a name that does not play Geister."""
+    make_player(name, "geister")  # fail now, not at the first game
+    return lambda: make_player(name, "geister")
 
-    Imported only now: the search AIs load numpy, which ``nashplay --help`` must not.
-    """
-    from solvers.arena import ALL_PLAYERS
 
-    if name not in ALL_PLAYERS:
-        raise LookupError(f"unknown player {name!r}: expected one of {', '.join(ALL_PLAYERS)}")
-    return ALL_PLAYERS[name]
+def config_from_args(args: argparse.Namespace) -> ServerGameConfig:
+    """The app's server game for ``nashplay connect``'s options (already checked by ``check_args``)."""
+    setup = None if args.setup.lower() == "random" else parse_red_letters(args.setup)
+    settings = ContestSettings(
+        ply_limit=args.ply_limit,
+        budget=args.budget,
+        per_move=args.per_move,
+        connect_deadline=args.connect_timeout,
+    )
+    return ServerGameConfig(
+        host=args.host,
+        port=args.port,
+        setup=setup,
+        name=args.name,
+        save_dir=Path(args.save).expanduser() if args.save else _default_save_dir(),
+        settings=settings,
+        seed=args.seed,
+    )
+
+
+def run_human(args: argparse.Namespace) -> int:
+    """The app on the server game; says where the records are once the app has gone."""
+    from tui.app import StartRequest
+
+    config = config_from_args(args)
+    code = open_app(StartRequest("server", server=config), args)
+    if config.save_dir is not None:
+        # Said after the app has gone: the screen showed each record's path, the terminal keeps where they all are.
+        print(f"nashplay connect: game records are in {config.save_dir}")
+    return code
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     letters = check_args(args, parser)
     if args.player == "human":
-        from tui.server_game import run_human
-
-        return int(run_human(args))
+        return run_human(args)
     try:
         factory = player_factory(args.player)
-    except LookupError as error:
+    except ValueError as error:
         parser.exit(2, f"nashplay connect: error: {error}\n")
     tally = Tally()
     save_dir = Path(args.save) if args.save else _default_save_dir()
@@ -198,7 +227,7 @@ async def _headless(
 ) -> None:
     """Game after game: a fresh player and a fresh connection each time; a failed game is counted and reported,
     and play goes on (the server starts the next game), except when the server cannot be reached at all."""
-    from tui.net import AIPlayer, ConnectError, Connecting, ContestError, ContestEvent, ContestSettings, play_game
+    from tui.net import AIPlayer, ConnectError, Connecting, ContestError, ContestEvent, play_game
 
     settings = ContestSettings(
         ply_limit=args.ply_limit,

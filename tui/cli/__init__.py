@@ -1,0 +1,94 @@
+"""The ``nashplay`` command: the app (menu, play, replay, a contest server) and every solver as a plain command.
+
+One module per command family; each adds its parser (``add_command``) and runs it (``run``). Nothing heavy is
+imported here or by them at module level: ``nashplay --help`` and argument errors answer at once, and the app
+starts without numpy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable, Sequence
+
+from tui.cli import arena, catalogue, connect, learn, play, replay, solve
+from tui.cli.common import display_options, open_app
+
+EPILOG = """\
+examples:
+  nashplay                                   open the game menu
+  nashplay play mini-geister                 choose your set-up, then play Mini-Geister
+  nashplay play geister --opponent chototsu --setup random --side 1 --seed 7
+                                             start straight on the board
+  nashplay play nim --heaps 3,4,5 --rule kayles --opponent random
+  nashplay solve footstep --n 20 --k 3       the exact equilibrium of the source's simplified game
+  nashplay learn footstep --rule reward      a learning curve against the random player
+  nashplay arena geister --players ismcts,chototsu --games 20
+  nashplay replay game.ngr                   step through a saved record
+  nashplay connect --port 10001              play a game on a Geister contest server (as the second player)
+  nashplay list                              every game and player
+  nashplay --ascii --theme nashplay-colourblind
+
+Set-ups name the colour of each set-up square in order: player 1 uses its back row then its front row
+from file a (Geister b1 c1 d1 e1 b2 c2 d2 e2), player 2 the up-down mirror (b6 c6 d6 e6 b5 c5 d5 e5).
+In a game press ? for the keys; ctrl+p opens the command palette. A game in progress is saved
+(under $XDG_STATE_HOME/nashplay) and offered for resume next time.
+"""
+
+Handler = Callable[[argparse.Namespace, argparse.ArgumentParser], int]
+
+HANDLERS: dict[str, Handler] = {
+    "play": play.run,
+    "solve": solve.run,
+    "learn": learn.run,
+    "arena": arena.run,
+    "connect": connect.run,
+    "replay": replay.run,
+    "list": catalogue.run,
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    display = display_options(suppress=True)
+    parser = argparse.ArgumentParser(
+        prog="nashplay",
+        description="Play games whose right move is a mixed strategy, in the terminal, with solver advice.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        parents=[display_options(suppress=False)],
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    play.add_command(commands, parents=[display])
+    solve.add_command(commands)
+    learn.add_command(commands)
+    arena.add_command(commands)
+    connect.add_command(commands, parents=[display])
+    replay.add_command(commands, parents=[display])
+    catalogue.add_command(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        from tui.app import StartRequest
+
+        return open_app(StartRequest(), args)
+    return HANDLERS[args.command](args, parser)
+
+
+def run() -> int:
+    """The console script: ``main`` with a quiet exit when the output pipe closes (``nashplay solve ... | head``)."""
+    try:
+        return main()
+    except BrokenPipeError:
+        # Python would complain again while flushing stdout at exit; point it at devnull first.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(run())

@@ -1,0 +1,141 @@
+"""``nashplay solve footstep``: the exact equilibrium (value, first-turn mixes) and what the source claims of it."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import TYPE_CHECKING, Any
+
+from core.errors import InvalidPositionError
+from core.footstep import FootstepPosition, parse_position
+from core.game import Side
+
+if TYPE_CHECKING:
+    from solvers.footstep import FootstepSolution
+
+#: Largest n accepted: the table has (n+1)^2 (2k+1) states and the biggest stage games are n x n.
+MAX_N = 200
+MAX_K = 20
+
+
+def add_commands(solvers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    footstep = solvers.add_parser(
+        "footstep",
+        help="Footstep: the exact equilibrium by backward induction (value, first-turn mixes)",
+        description="Solve Footstep(n, k) exactly: each state with both players holding points is a matrix game of "
+        "its successors' values. Prints the value at the start (player 1's, in points), both players' first-turn "
+        "bid distributions, the pure-strategy claim of the source (committing to a bid first loses by 2), and the "
+        "exact scores against the random player.",
+    )
+    footstep.add_argument("--n", type=int, default=20, help="points each player starts with (default 20)")
+    footstep.add_argument("--k", type=int, default=3, help="steps from the centre to each goal (default 3)")
+    footstep.add_argument("--state", metavar="X,Y,Z", help="one state instead: player 1's points, player 2's, marker")
+    footstep.add_argument("--json", action="store_true", help="one JSON object")
+    footstep.add_argument("--no-cache", action="store_true", help="solve afresh instead of reading the disk cache")
+
+
+def check_size(parser: argparse.ArgumentParser, command: str, n: int, k: int) -> None:
+    if not 1 <= n <= MAX_N:
+        parser.exit(2, f"nashplay {command}: error: --n must be 1..{MAX_N}, not {n}\n")
+    if not 1 <= k <= MAX_K:
+        parser.exit(2, f"nashplay {command}: error: --k must be 1..{MAX_K}, not {k}\n")
+
+
+def _mix_json(mix: dict[int, float]) -> dict[str, float]:
+    return {str(bid): round(p, 12) for bid, p in sorted(mix.items()) if p >= 1e-9}
+
+
+def load_with_progress(n: int, k: int, use_cache: bool, quiet: bool) -> tuple[FootstepSolution, str]:
+    from solvers.footstep import FootstepSolution
+
+    started = time.perf_counter()
+    shown = False
+
+    def progress(level: int, levels: int) -> None:
+        nonlocal shown
+        if quiet or not sys.stderr.isatty() or time.perf_counter() - started < 0.5:
+            return
+        shown = True
+        print(f"\rsolving Footstep({n}, {k}): level {level}/{levels}", end="", file=sys.stderr, flush=True)
+
+    solution, source = FootstepSolution.load(n, k, use_cache=use_cache, progress=progress)
+    if shown:
+        print(file=sys.stderr)
+    return solution, source
+
+
+def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from solvers.footstep import exact_vs_random, pure_commitment_values
+
+    check_size(parser, "solve footstep", args.n, args.k)
+    n, k = args.n, args.k
+    position = FootstepPosition(n, n, 0)
+    if args.state:
+        try:
+            position = parse_position(args.state, n, k)
+        except InvalidPositionError as error:
+            parser.exit(2, f"nashplay solve footstep: error: --state: {error}\n")
+    started = time.perf_counter()
+    solution, source = load_with_progress(n, k, not args.no_cache, args.json)
+    elapsed = time.perf_counter() - started
+    value = round(solution.value(position), 12) + 0.0  # no "-0.000000" for a value of -1e-17
+    p1, p2 = solution.mix(position, Side.P1), solution.mix(position, Side.P2)
+    if args.state:
+        if args.json:
+            print(
+                json.dumps(
+                    {"n": n, "k": k, "state": position.text, "value": value, "p1": _mix_json(p1), "p2": _mix_json(p2)}
+                )
+            )
+            return 0
+        print(f"Footstep(n = {n}, k = {k}), state {position.text} (player 1's points, player 2's, marker)")
+        print(f"Value for player 1: {value:+.6f} points")
+        _print_mixes(p1, p2)
+        return 0
+    pure = float(pure_commitment_values(n, k)[n, n, k])
+    versus = exact_vs_random(solution)
+    eq_random, br_random = versus.at_start(n, k)
+    stats = solution.stats
+    if args.json:
+        out: dict[str, Any] = {
+            "n": n,
+            "k": k,
+            "value": value,
+            "first_turn": {"p1": _mix_json(p1), "p2": _mix_json(p2)},
+            "states": stats.states,
+            "matrix_games": stats.matrix_games,
+            "lp_games": stats.lp_games,
+            "seconds": stats.seconds,
+            "source": source,
+            "load_seconds": elapsed,
+            "pure_commitment_value": pure,
+            "vs_random": {"equilibrium": eq_random, "best_response": br_random},
+        }
+        print(json.dumps(out))
+        return 0
+    where = "read from the cache" if source == "cache" else source
+    print(f"Footstep(n = {n}, k = {k}): {stats.states:,} states, {stats.matrix_games:,} matrix games")
+    print(
+        f"  solved in {stats.seconds:.2f} s ({stats.lp_games:,} games needed the LP, in {stats.lp_calls} HiGHS calls; "
+        f"the rest have a saddle point); this time {where} in {elapsed:.2f} s"
+    )
+    print(f"Value at the start for player 1: {value:+.6f} points (the game is symmetric: 0)")
+    print("First-turn equilibrium bids:")
+    _print_mixes(p1, p2)
+    print(
+        f"Committing to a pure bid before the opponent each turn: player 1 gets {pure:+.0f} "
+        "(every pure strategy loses by 2)"
+    )
+    print(
+        f"Exact expected score against the random player: equilibrium {eq_random:+.4f}, best response {br_random:+.4f}"
+    )
+    return 0
+
+
+def _print_mixes(p1: dict[int, float], p2: dict[int, float]) -> None:
+    bids = sorted(set(p1) | set(p2))
+    print("   bid   player 1   player 2")
+    for bid in bids:
+        print(f"  {bid:>4}   {p1.get(bid, 0.0):8.4f}   {p2.get(bid, 0.0):8.4f}")

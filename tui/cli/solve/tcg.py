@@ -1,0 +1,69 @@
+"""``nashplay solve tcg``: the Twice Clap Game's equilibrium strategies and win probabilities, as the source prints
+them, with the solver's residual and a certified error bound."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable
+
+#: The largest n solved from the command line: (n+1)^2 states, each a 4x4 matrix game per sweep.
+MAX_N = 1000
+
+
+def add_commands(solvers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    tcg = solvers.add_parser(
+        "tcg",
+        help="Twice Clap Game: equilibrium strategies and win probabilities",
+        description="Markov-game value iteration with batched stage games and policy evaluation.",
+    )
+    tcg.add_argument("--n", type=int, default=3, help="most points a player can hold (default 3)")
+    tcg.add_argument("--json", action="store_true", help="one JSON object instead of the tables")
+    tcg.add_argument("--no-cache", action="store_true", help="solve afresh instead of reading the cache")
+
+
+def _stderr_progress() -> Callable[[int, float], None] | None:
+    """A one-line progress display on stderr (only when it is a terminal, so pipes and JSON stay clean)."""
+    if not sys.stderr.isatty():
+        return None
+    started = time.monotonic()
+
+    def show(sweep: int, residual: float) -> None:
+        if time.monotonic() - started > 0.5:
+            print(f"\rsolving: sweep {sweep}, Bellman residual {residual:.1e}   ", end="", file=sys.stderr, flush=True)
+
+    return show
+
+
+def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from solvers.tcg import TcgSolution, strategy_table, to_json, value_table
+
+    if not 1 <= args.n <= MAX_N:
+        parser.exit(2, f"nashplay solve tcg: error: --n must be 1..{MAX_N}, not {args.n}\n")
+    solution, source = TcgSolution.load(args.n, use_cache=not args.no_cache, progress=_stderr_progress())
+    if sys.stderr.isatty():
+        print("\r" + " " * 60 + "\r", end="", file=sys.stderr, flush=True)
+    if args.json:
+        print(json.dumps(to_json(solution)))
+        return 0
+    result = solution.solution
+    print(
+        f"Twice Clap Game, n = {args.n}: {(args.n + 1) ** 2} states, solved in {result.seconds:.3f} s "
+        f"({result.sweeps} sweeps; table {source})"
+    )
+    certificate = solution.certificate
+    print(f"Bellman residual {result.residual:.1e}; certified error bound {certificate.gap:.1e}\n")
+    unsettled = [i for i in range(solution.game.states) if certificate.upper[i] - certificate.lower[i] > 1e-6]
+    if unsettled:
+        names = ", ".join(f"({s // (args.n + 1)},{s % (args.n + 1)})" for s in unsettled[:8])
+        print(
+            f"Note: from {names} equilibrium play never ends (neither side can force a win); the values shown there"
+            " are the symmetric fixed point, not guarantees.\n"
+        )
+    print("Equilibrium strategies for i1 <= i2 (probabilities of c / a / d / s; * = any of these keeps the value)")
+    print(strategy_table(solution))
+    print("\nPlayer 1's win probability (row: player 1's points, column: player 2's)")
+    print(value_table(solution))
+    return 0

@@ -1,0 +1,243 @@
+"""What defines a new game of each kind, and the checks that decide whether the app will play it.
+
+A configuration comes from the command line, a set-up screen or a saved game; the screen that plays it takes it as
+it is. Each ``check`` raises ``ConfigError`` (a ``ValueError``) with one line a user can act on, so the command line
+and the set-up screens refuse the same things with the same words. No Textual and no numpy here: the command line
+reads this module before anything heavy is loaded.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from core.contest import DEFAULT_BUDGET, DEFAULT_PER_MOVE, DEFAULT_PLY_LIMIT, FIRST_PORT
+from core.errors import IllegalMoveError, NotationError
+from core.game import Side
+from core.geister import Setup, Variant, variant_by_name
+from core.impartial import HeapRule, Nim
+from solvers.catalogue import UnknownPlayerError, player_entry, players_for
+
+__all__ = [
+    "DEFAULT_THINK_TIME",
+    "ConfigError",
+    "ContestSettings",
+    "FootstepConfig",
+    "GeisterConfig",
+    "NimConfig",
+    "ServerGameConfig",
+    "TcgConfig",
+    "check_heaps",
+]
+
+
+class ConfigError(ValueError):
+    """A configuration the app will not play; the message says why and what is allowed. ``option`` names the
+    command-line option the problem comes from (``--setup``), for the command line's message."""
+
+    def __init__(self, message: str, option: str | None = None) -> None:
+        super().__init__(message)
+        self.option = option
+
+    def for_command_line(self) -> str:
+        return f"{self.option}: {self}" if self.option else str(self)
+
+
+#: Seconds a search AI thinks per move unless the set-up screen or ``--time`` says otherwise (the paper's 0.25 s).
+DEFAULT_THINK_TIME = 0.25
+#: A thinking time below this answers before the search has begun; above it a person waits a minute a move.
+THINK_TIME_RANGE = (0.01, 60.0)
+
+
+def check_seconds(value: float, what: str, low: float, high: float, option: str | None = None) -> None:
+    """A time in ``[low, high]``; NaN and infinities are refused (comparisons with NaN are always false)."""
+    if not math.isfinite(value) or not low <= value <= high:
+        raise ConfigError(f"{what} must be {low:g}..{high:g} seconds, not {value}", option)
+
+
+def _check_player(name: str, game: str) -> None:
+    known = ", ".join(e.name for e in players_for(game))
+    try:
+        entry = player_entry(name)
+    except UnknownPlayerError:
+        raise ConfigError(f"unknown opponent {name[:30]!r} for {game}: expected one of {known}", "--opponent") from None
+    if not entry.plays(game):
+        raise ConfigError(f"{name} does not play {game}: expected one of {known}", "--opponent")
+
+
+# --------------------------------------------------------------------------------------------------- Geister
+
+
+@dataclass(frozen=True)
+class GeisterConfig:
+    """A game of the Geister family against an AI; each field can also come from the command line."""
+
+    variant: str = "mini-geister"
+    human: Side = Side.P1
+    opponent: str = "chototsu"
+    #: ``"random"`` or one letter B/R per set-up square (``BRRBBRRB``); ``None``: ask on the set-up screen.
+    setup: str | None = None
+    seed: int | None = None
+    #: Seconds per move for the search AIs (mc, upp, ismcts).
+    think_time: float = DEFAULT_THINK_TIME
+
+    def resolved_variant(self) -> Variant:
+        return variant_by_name(self.variant)
+
+    def human_setup(self, rng: random.Random) -> Setup:
+        variant = self.resolved_variant()
+        if self.setup is None or self.setup.lower() == "random":
+            return rng.choice(variant.setups(self.human))
+        return variant.parse_setup(self.setup, self.human)
+
+    def check(self) -> None:
+        try:
+            variant = self.resolved_variant()
+        except NotationError as error:
+            raise ConfigError(str(error)) from None
+        _check_player(self.opponent, self.variant)
+        check_seconds(self.think_time, "the thinking time", *THINK_TIME_RANGE, option="--time")
+        if self.setup is not None and self.setup.lower() != "random":
+            try:
+                variant.parse_setup(self.setup, self.human)
+            except (NotationError, IllegalMoveError) as error:
+                raise ConfigError(str(error), "--setup") from None
+
+    @property
+    def opponent_thinks(self) -> bool:
+        """Whether the opponent takes a thinking time (a search AI)."""
+        return player_entry(self.opponent).thinks
+
+
+# --------------------------------------------------------------------------------------------------- TCG
+
+TcgMode = Literal["advisor", "versus"]
+#: The app solves n up to this while the user waits; the command line's ``solve tcg`` goes further.
+TCG_APP_MAX_N = 200
+
+
+@dataclass(frozen=True)
+class TcgConfig:
+    n: int = 3
+    mode: TcgMode = "advisor"
+    human: Side = Side.P1
+    seed: int | None = None
+
+    def check(self) -> None:
+        if not 1 <= self.n <= TCG_APP_MAX_N:
+            raise ConfigError(f"in the app n must be 1..{TCG_APP_MAX_N}, not {self.n}", "--n")
+
+
+# --------------------------------------------------------------------------------------------------- Nim
+
+#: ``human``: two people at one keyboard; the others are catalogue players of ``nim``.
+NimOpponent = Literal["perfect", "random", "human"]
+NIM_OPPONENTS: tuple[NimOpponent, ...] = ("perfect", "random", "human")
+#: Limits of a position in the app: the rows must fit the screen, and the advice's exact search (misere play of
+#: take-and-break games, the longest losing line) must stay under about a second and a half.
+MAX_HEAPS = 8
+MAX_HEAP = 40
+MAX_SPLIT_STONES = 30
+
+
+def check_heaps(heaps: tuple[int, ...], rule: HeapRule) -> None:
+    """Whether the app will play these heaps (not too many, not too big, something to take)."""
+    if not any(heaps):
+        raise ConfigError("there must be at least one stone to take", "--heaps")
+    if len(heaps) > MAX_HEAPS:
+        raise ConfigError(f"at most {MAX_HEAPS} heaps fit on the screen, not {len(heaps)}", "--heaps")
+    if max(heaps) > MAX_HEAP:
+        raise ConfigError(f"a heap may hold at most {MAX_HEAP} stones, not {max(heaps)}", "--heaps")
+    if rule.can_split and sum(heaps) > MAX_SPLIT_STONES:
+        raise ConfigError(
+            f"take-and-break games are played here with at most {MAX_SPLIT_STONES} stones in all "
+            f"(the advice's exact search grows fast), not {sum(heaps)}",
+            "--heaps",
+        )
+
+
+@dataclass(frozen=True)
+class NimConfig:
+    heaps: tuple[int, ...] = (3, 4, 5)
+    rule: HeapRule = field(default_factory=Nim)
+    misere: bool = False
+    opponent: NimOpponent = "perfect"
+    #: The side the keyboard plays against an AI (player 1 moves first); both sides with ``opponent="human"``.
+    human: Side = Side.P1
+    seed: int | None = None
+
+    def check(self) -> None:
+        if self.opponent not in NIM_OPPONENTS:
+            raise ConfigError(f"expected perfect, random or human, not {self.opponent[:30]!r}", "--opponent")
+        check_heaps(self.heaps, self.rule)
+
+
+# --------------------------------------------------------------------------------------------------- Footstep
+
+#: The app solves and plays Footstep up to these sizes; ``solve footstep`` goes further.
+FOOTSTEP_APP_MAX = (100, 10)
+
+
+@dataclass(frozen=True)
+class FootstepConfig:
+    n: int = 50
+    k: int = 4
+    opponent: str = "equilibrium"
+    human: Side = Side.P1
+    seed: int | None = None
+
+    def check(self) -> None:
+        max_n, max_k = FOOTSTEP_APP_MAX
+        if not 1 <= self.n <= max_n:
+            raise ConfigError(f"in the app n is 1..{max_n}, not {self.n}", "--n")
+        if not 1 <= self.k <= max_k:
+            raise ConfigError(f"in the app k is 1..{max_k}, not {self.k}", "--k")
+        _check_player(self.opponent, "footstep")
+
+
+# --------------------------------------------------------------------------------------------------- contest server
+
+
+@dataclass(frozen=True)
+class ContestSettings:
+    """Everything about a contest server that differs between contests, plus our own patience."""
+
+    #: The server's draw limit: 300 in the reference server, 200 in some forks.
+    ply_limit: int = DEFAULT_PLY_LIMIT
+    #: The server's time settings (seconds): a budget per player, then an allowance per move.
+    budget: float = DEFAULT_BUDGET
+    per_move: float = DEFAULT_PER_MOVE
+    #: Whether the server charges whole seconds (it does); the local clocks follow.
+    whole_seconds: bool = True
+    #: Give up connecting after this many seconds of refused connections.
+    connect_deadline: float = 30.0
+    #: Longest wait for the game to start (the opponent may connect and set up late).
+    start_timeout: float = 600.0
+    #: Wait this much beyond the opponent's clock before calling the server silent.
+    grace: float = 15.0
+    #: Set ``TCP_QUICKACK`` before each receive (Linux); off only to measure what it saves.
+    quickack: bool = True
+    #: How many illegal moves a player may choose in one turn (each refused locally) before we give up the game.
+    illegal_attempts: int = 3
+    #: Seconds kept in hand when an AI's thinking time is cut to fit the clock.
+    safety_margin: float = 1.0
+
+
+@dataclass(frozen=True)
+class ServerGameConfig:
+    """One server game (and the next ones, when the user connects again) as the command line asked for it."""
+
+    host: str = "127.0.0.1"
+    port: int = FIRST_PORT
+    #: The letters of the 4 red pieces (``BCFG``); ``None``: the user chooses on the screen.
+    setup: str | None = None
+    #: The user's name in the records (``None``: "human").
+    name: str | None = None
+    #: Where records go (``None``: nowhere; the command line always gives a folder).
+    save_dir: Path | None = None
+    settings: ContestSettings = field(default_factory=ContestSettings)
+    #: Seed for the set-up proposed on the screen.
+    seed: int | None = None
