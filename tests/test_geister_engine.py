@@ -329,23 +329,48 @@ def test_escape_first_playouts_escape_at_once(kernel: ModuleType) -> None:
     )
     assert (results == 1).all()
     assert {decode_move(state.variant, int(m)) for m in first} == {Move.parse("a6-out")}
+    # Uniform playouts escape only when the escape happens to be drawn.
+    _, first = kernel.run_playouts(from_state(state), tables(state.variant), new_rng(0), 400, first_moves=True)
+    assert {decode_move(state.variant, int(m)) for m in first} == set(state.legal_moves())
 
 
-def test_guided_playouts_capture_and_advance_as_the_numpy_policy_does(kernel: ModuleType) -> None:
-    # As in test_playouts: c3 can capture c4 (the only capture); the blue b2 and e1 step nearer their exits by
-    # b2-b3, b2-a2, e1-e2 and e1-f1.
-    state = GeisterState.from_position("1rr3/6/2b3/2R3/1B4/4B1 1 - 10", "geister")
-    s = from_state(state)
-    t = tables(state.variant)
+def numpy_first_moves(state: GeisterState, policy: po.Policy, n: int, seed: int) -> set[str]:
+    """The first moves of ``n`` numpy playouts from ``state``, as text."""
+    nt = po.tables(state.variant)
+    occ, blue = [0, 0], [0, 0]
+    for square, piece in state.pieces():
+        occ[piece.side] |= 1 << state.variant.index(square)
+        if piece.colour is Colour.BLUE:
+            blue[piece.side] |= 1 << state.variant.index(square)
+    batch = po.batch_from_arrays(nt, state.to_move, (occ[0], occ[1]), (blue[0], blue[1]), state.ply, n)
+    _, src, dst = po.playout(nt, batch, np.random.default_rng(seed), first_moves=True, policy=policy)
+    assert src is not None and dst is not None
+    return {po.move_from_squares(state.variant, int(a), int(b)).to_text() for a, b in zip(src, dst, strict=True)}
 
-    def first_moves(policy: po.Policy) -> set[str]:
-        results, first = kernel.run_playouts(s, t, new_rng(3), 400, policy, first_moves=True)
-        assert set(results.tolist()) <= {-1, 0, 1}
-        return {decode_move(state.variant, int(m)).to_text() for m in first}
 
-    assert first_moves(po.Policy(capture=1.0)) == {"c3-c4"}
-    assert first_moves(po.Policy(advance=1.0)) == {"b2-b3", "b2-a2", "e1-e2", "e1-f1"}
-    assert first_moves(po.Policy(capture=0.5, advance=0.5)) == set(texts(state.legal_moves()))
+@pytest.mark.parametrize(
+    ("position", "policy", "expected"),
+    [
+        # c3 can capture c4 (the only capture); the blue b2 and e1 step nearer their exits by b2-b3, b2-a2, e1-e2
+        # and e1-f1; half-guided, every move may still come first.
+        ("1rr3/6/2b3/2R3/1B4/4B1 1 - 10", po.Policy(capture=1.0), {"c3-c4"}),
+        ("1rr3/6/2b3/2R3/1B4/4B1 1 - 10", po.Policy(advance=1.0), {"b2-b3", "b2-a2", "e1-e2", "e1-f1"}),
+        ("1rr3/6/2b3/2R3/1B4/4B1 1 - 10", po.Policy(capture=0.5, advance=0.5), None),
+        # A blue on a6 could escape and c3 can capture c4: the numpy engine narrows only the steps, so the escape
+        # stays among the preferred moves.
+        ("B5/1r4/2b3/2R3/1B4/4B1 1 - 10", po.Policy(capture=1.0), {"c3-c4", "a6-out"}),
+        ("B5/1r4/2b3/2R3/1B4/4B1 1 - 10", po.Policy(advance=1.0), {"a6-out", "b2-b3", "b2-a2", "e1-e2", "e1-f1"}),
+        # An escape but no capture: the capture knob does not narrow anything, every move may come first.
+        ("B5/6/2r3/6/6/1R2RB 1 - 10", po.Policy(capture=1.0), None),
+    ],
+)
+def test_guided_shortlists_are_those_of_the_numpy_policy(
+    kernel: ModuleType, position: str, policy: po.Policy, expected: set[str] | None
+) -> None:
+    state = GeisterState.from_position(position, "geister")
+    _, first = kernel.run_playouts(from_state(state), tables(state.variant), new_rng(4), 400, policy, first_moves=True)
+    ours = {decode_move(state.variant, int(m)).to_text() for m in first}
+    assert ours == numpy_first_moves(state, policy, 400, seed=4) == (expected or set(texts(state.legal_moves())))
 
 
 def test_a_batch_plays_its_starts_in_turn(kernel: ModuleType) -> None:
