@@ -22,6 +22,7 @@ from solvers.geister_engine.layout import KINDS, MAX_PIECES, MAX_SQUARES
 
 __all__ = [
     "NO_PLY_LIMIT",
+    "T_APPROACH",
     "T_BLUES",
     "T_BOARD",
     "T_DISTANCE",
@@ -65,9 +66,12 @@ T_BLUES = 8
 T_REDS = 10
 T_PLY_LIMIT = 12
 T_Z_TURN = 13
+#: ``T_APPROACH + 4 * side + direction`` (north, south, east, west): the squares a step in that direction reaches
+#: coming nearer ``side``'s nearest exit (the guided playouts' ``advance``).
+T_APPROACH = 16
 #: ``T_NEIGHBOURS + square``: the squares one orthogonal step away.
-T_NEIGHBOURS = 16
-#: ``T_DISTANCE + 64 * side + square``: steps from ``square`` to ``side``'s nearest exit (guided playouts).
+T_NEIGHBOURS = T_APPROACH + 8
+#: ``T_DISTANCE + 64 * side + square``: steps from ``square`` to ``side``'s nearest exit.
 T_DISTANCE = T_NEIGHBOURS + 64
 #: ``T_Z_PIECE + 64 * (KINDS * side + kind) + square``.
 T_Z_PIECE = T_DISTANCE + 2 * 64
@@ -142,6 +146,12 @@ def tables(variant: Variant) -> Ints:
         for index in range(squares):
             file, rank = index % width, index // width
             t[T_DISTANCE + 64 * side + index] = min(abs(file - e % width) + abs(rank - e // width) for e in exits)
+        distance = t[T_DISTANCE + 64 * side : T_DISTANCE + 64 * side + squares]
+        for direction, (dfile, drank) in enumerate(((0, 1), (0, -1), (1, 0), (-1, 0))):
+            for index in range(squares):
+                file, rank = index % width - dfile, index // width - drank  # where the step starts
+                if 0 <= file < width and 0 <= rank < height and distance[index] < distance[rank * width + file]:
+                    t[T_APPROACH + 4 * side + direction] |= 1 << index
     t[T_PLY_LIMIT] = NO_PLY_LIMIT if variant.ply_limit is None else variant.ply_limit
     for index in range(squares):
         t[T_NEIGHBOURS + index] = sum(1 << variant.index(square) for square in _steps(variant, index))
