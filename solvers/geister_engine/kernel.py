@@ -20,7 +20,9 @@ Numba pitfalls this module avoids (each cost a wrong answer or a recompilation w
   bit 62 (``layout.MAX_SQUARES``) so that they are never negative;
 * a read-only array is a different numba type from a writable one: tables are always read-only, states always
   writable, and the Python wrappers turn flags into ``bool`` and knobs into ``float``, so one compilation serves
-  every caller.
+  every caller;
+* a kernel called from compiled code with a bare constant argument (``make(s, t, m, PURPLE)``) is compiled once
+  more, specialised on that value (numba types it ``Literal[int]``); ``np.int64(PURPLE)`` avoids it.
 """
 
 from __future__ import annotations
@@ -412,6 +414,7 @@ def perft_nodes(s: Ints, t: Ints, depth: int) -> tuple[int, int]:
     index = np.zeros(depth, dtype=np.int64)
     undos = np.zeros(depth, dtype=np.int64)
     counts[0] = gen_moves(s, t, moves[0])
+    as_purple = np.int64(PURPLE)  # a bare constant would compile another make, specialised on its value
     level = 0
     leaves = 0
     nodes = 0
@@ -423,7 +426,7 @@ def perft_nodes(s: Ints, t: Ints, depth: int) -> tuple[int, int]:
                 index[level] += 1
             continue
         move = moves[level, index[level]]
-        undos[level] = make(s, t, move, PURPLE)
+        undos[level] = make(s, t, move, as_purple)
         nodes += 1
         if level + 1 == depth or status(s, t) != ONGOING:
             leaves += 1
@@ -727,6 +730,7 @@ def warm_up() -> float:
         status(s, t)
         unmake(s, t, int(moves[0]), undo)
     perft(s, t, 2)
+    perft_nodes(s, t, 2)  # loaded by perft's machine code, but not into its own dispatcher
     random_word(rng)
     playout(s, t, rng, False, 0.0, 0.0)
     playout_trace(s, t, rng, True, 0.5, 0.5, np.empty(4, dtype=np.int64))
