@@ -22,7 +22,7 @@ Numba pitfalls this module avoids (each cost a wrong answer or a recompilation w
   writable, and the Python wrappers turn flags into ``bool`` and knobs into ``float``, so one compilation serves
   every caller;
 * a kernel called from compiled code with a bare constant argument (``make(s, t, m, PURPLE)``) is compiled once
-  more, specialised on that value (numba types it ``Literal[int]``); ``np.int64(PURPLE)`` avoids it.
+  more, specialised on that value (numba types it ``Literal[int]``); ``int(np.int64(PURPLE))`` avoids it.
 """
 
 from __future__ import annotations
@@ -414,7 +414,7 @@ def perft_nodes(s: Ints, t: Ints, depth: int) -> tuple[int, int]:
     index = np.zeros(depth, dtype=np.int64)
     undos = np.zeros(depth, dtype=np.int64)
     counts[0] = gen_moves(s, t, moves[0])
-    as_purple = np.int64(PURPLE)  # a bare constant would compile another make, specialised on its value
+    as_purple = int(np.int64(PURPLE))  # a bare constant would compile another make, specialised on its value
     level = 0
     leaves = 0
     nodes = 0
