@@ -13,7 +13,7 @@ without a writable cache. The folder is handed to numba's config only while this
 then the previous setting is put back: other numba users in the process and child processes are not redirected.
 ``warm_up()`` compiles or loads every kernel, for the app to call in the background.
 
-Numba pitfalls this module avoids (each cost a wrong answer or a recompilation when met):
+Numba pitfalls this module avoids (each costs a wrong answer or a recompilation when met):
 
 * everything is int64: a uint64 mixed with an int64 (a literal is an int64) becomes a float64 in numba;
 * right shifts of int64 are arithmetic, so the random generator masks after shifting, and bitboards stay below
@@ -492,7 +492,9 @@ def _run(
     if some step captures, a move uniform among the captures *and the escapes*; else with probability
     ``advance``, if some blue piece can step nearer its nearest exit, uniform among those steps and the escapes;
     else uniform among all legal moves. (The numpy engine narrows only its step words and keeps its escape word,
-    hence the escapes in the shortlists.) The random draws come in the same order as there.
+    hence the escapes in the shortlists.) The random draws come in the same order as there. The one difference
+    is the generator (splitmix64 here, numpy's PCG64 there; an index drawn from 32 bits here, from a float there),
+    so the same seed plays other games with the same distribution, which the tests compare.
 
     Why this shape: playouts are what Monte Carlo players spend their time on. With the state in an array the
     compiler must store and reload it every ply (it cannot prove that the state and the tables do not overlap),
