@@ -23,7 +23,8 @@ import numpy as np
 
 from core.geister import VARIANTS, Colour, GeisterState
 from solvers import playouts as po
-from solvers.montecarlo import GUIDED, ISMCTSPlayer, MonteCarloPlayer, UPPPlayer
+from solvers.ismcts import ISMCTSPlayer
+from solvers.montecarlo import GUIDED, MonteCarloPlayer, UPPPlayer
 from solvers.players import Limit
 
 VARIANT = VARIANTS["geister"]

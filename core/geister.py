@@ -1,12 +1,9 @@
-"""The Geister family: one rules engine, parameterised by a ``Variant``.
+"""The Geister family as a game: one rules engine for every ``Variant``, its state and each player's view.
 
-Geister 6x6, Mini-Geister 4x4 and the 3-vs-2 Mini-Geister variants are the same game with different numbers
-(``spec/rules.md`` section 1). A game starts with a set-up phase: player 1, then player 2, chooses which of its
-pieces are red (a ``Setup`` action, hidden from the opponent's view); then the players alternate moves.
-
-Identity of pieces: every piece carries the index of its set-up square (its *slot*). Slots are public (anyone can
-see where a piece started), colours are not, which is why a slot never depends on a colour. The contest protocol's
-piece letters and the search AIs' per-piece beliefs hang on slots.
+A game starts with a set-up phase: player 1, then player 2, chooses which of its pieces are red (a ``Setup`` action,
+hidden from the opponent's view); then the players alternate moves. The board itself (pieces, variants, move rules,
+the position notation) is ``core.geister_board``; this module re-exports its names, so ``core.geister`` is the
+family's one public module.
 
 Colours may be ``UNKNOWN`` in a full state too: the colourless Mini-Geister analysis and records whose set-ups are
 hidden (``?``) use them. Such a piece may try to escape (only a blue one could have), and capturing it decides
@@ -15,19 +12,32 @@ nothing; the record's result tag says how such a game ended.
 
 from __future__ import annotations
 
-import itertools
-import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field, replace
-from enum import Enum
-from functools import cache
+from dataclasses import dataclass, field
 from typing import Literal
 
-from core.errors import IllegalMoveError, InvalidPositionError, NotationError
+from core.errors import IllegalMoveError
 from core.game import TERMINAL, Outcome, Side
-from core.notation import MAX_BOARD, Move, Square
+from core.geister_board import (
+    GEISTER,
+    MINI_GEISTER,
+    VARIANTS,
+    Colour,
+    Piece,
+    Setup,
+    Variant,
+    format_position,
+    hide_colours,
+    moves_for,
+    parse_position,
+    variant_by_name,
+    why_illegal,
+)
+from core.notation import Move, Square
 
 __all__ = [
+    "GEISTER",
+    "MINI_GEISTER",
     "VARIANTS",
     "Colour",
     "GeisterState",
@@ -37,460 +47,6 @@ __all__ = [
     "Variant",
     "variant_by_name",
 ]
-
-
-class Colour(Enum):
-    BLUE = "B"
-    RED = "R"
-    UNKNOWN = "U"
-
-    def letter(self, side: Side) -> str:
-        """``B``/``R``/``U`` for player 1, lower case for player 2, as in the position notation."""
-        return self.value if side is Side.P1 else self.value.lower()
-
-    @property
-    def word(self) -> str:
-        return {"B": "blue", "R": "red", "U": "unknown"}[self.value]
-
-
-@dataclass(frozen=True, slots=True)
-class Piece:
-    side: Side
-    colour: Colour
-    slot: int
-
-    @property
-    def letter(self) -> str:
-        return self.colour.letter(self.side)
-
-    def hidden(self) -> Piece:
-        return Piece(self.side, Colour.UNKNOWN, self.slot)
-
-
-# --------------------------------------------------------------------------------------------------- variants
-
-
-@dataclass(frozen=True)
-class Variant:
-    """Everything that differs between members of the family. Per-player fields are ``(player 1, player 2)``."""
-
-    name: str
-    title: str
-    width: int
-    height: int
-    setup_squares: tuple[tuple[Square, ...], tuple[Square, ...]]
-    blues: tuple[int, int]
-    reds: tuple[int, int]
-    exits: tuple[tuple[Square, ...], tuple[Square, ...]]
-    #: A game reaching this many plies without an end is a draw; ``None``: no limit (the exact solvers).
-    ply_limit: int | None = None
-
-    def pieces(self, side: Side) -> int:
-        return self.blues[side] + self.reds[side]
-
-    def on_board(self, square: Square) -> bool:
-        return 0 <= square.file < self.width and 0 <= square.rank < self.height
-
-    def index(self, square: Square) -> int:
-        return square.rank * self.width + square.file
-
-    def square(self, index: int) -> Square:
-        return Square(index % self.width, index // self.width)
-
-    def squares(self) -> Iterator[Square]:
-        for index in range(self.width * self.height):
-            yield self.square(index)
-
-    def forward(self, side: Side) -> int:
-        """+1 if ``side`` advances toward higher ranks (player 1), -1 otherwise."""
-        return 1 if side is Side.P1 else -1
-
-    def far_rank(self, side: Side) -> int:
-        """The rank farthest from ``side``'s home: where its exits are."""
-        return self.height - 1 if side is Side.P1 else 0
-
-    def setup_text_help(self, side: Side) -> str:
-        squares = " ".join(sq.name for sq in self.setup_squares[side])
-        return f"{self.pieces(side)} letters B/R for {squares}, with {self.blues[side]} B and {self.reds[side]} R"
-
-    def parse_setup(self, text: str, side: Side) -> Setup:
-        """Read a set-up: one ``B``/``R`` per set-up square, in the variant's order; ``?`` means hidden."""
-        cleaned = text.strip().upper()
-        if cleaned == "?":
-            return Setup((Colour.UNKNOWN,) * self.pieces(side))
-        if len(cleaned) != self.pieces(side) or set(cleaned) - {"B", "R"}:
-            raise NotationError(f"{text!r} is not a set-up for {side}: expected {self.setup_text_help(side)}")
-        setup = Setup(tuple(Colour(c) for c in cleaned))
-        self.check_setup(setup, side)
-        return setup
-
-    def check_setup(self, setup: Setup, side: Side) -> None:
-        if len(setup.colours) != self.pieces(side):
-            raise IllegalMoveError(f"{side} has {self.pieces(side)} pieces, the set-up names {len(setup.colours)}")
-        if setup.is_hidden:
-            return
-        blues = setup.colours.count(Colour.BLUE)
-        if blues != self.blues[side] or Colour.UNKNOWN in setup.colours:
-            raise IllegalMoveError(
-                f"{setup} has {blues} blue pieces; {side} needs {self.blues[side]} blue and {self.reds[side]} red"
-            )
-
-    def setups(self, side: Side) -> list[Setup]:
-        """Every legal set-up of ``side``, in a fixed order."""
-        n = self.pieces(side)
-        result = []
-        for reds in itertools.combinations(range(n), self.reds[side]):
-            result.append(Setup(tuple(Colour.RED if i in reds else Colour.BLUE for i in range(n))))
-        return result
-
-    def standard_start(self, first: Side = Side.P1) -> str:
-        """The start position with every colour hidden, e.g. ``1uu1/4/4/1UU1 1`` for Mini-Geister."""
-        board: list[Piece | None] = [None] * (self.width * self.height)
-        for side in Side:
-            for slot, square in enumerate(self.setup_squares[side]):
-                board[self.index(square)] = Piece(side, Colour.UNKNOWN, slot)
-        return _format_position(self, board, first, (), 0, short=True)
-
-
-def _squares(text: str) -> tuple[Square, ...]:
-    return tuple(Square.parse(name) for name in text.split())
-
-
-GEISTER = Variant(
-    name="geister",
-    title="Geister",
-    width=6,
-    height=6,
-    # Each player's set-up order is its back row then its front row, files from a (the up-down mirror).
-    setup_squares=(_squares("b1 c1 d1 e1 b2 c2 d2 e2"), _squares("b6 c6 d6 e6 b5 c5 d5 e5")),
-    blues=(4, 4),
-    reds=(4, 4),
-    exits=(_squares("a6 f6"), _squares("a1 f1")),
-    ply_limit=300,
-)
-
-MINI_GEISTER = Variant(
-    name="mini-geister",
-    title="Mini-Geister",
-    width=4,
-    height=4,
-    setup_squares=(_squares("b1 c1"), _squares("b4 c4")),
-    blues=(1, 1),
-    reds=(1, 1),
-    exits=(_squares("a4 d4"), _squares("a1 d1")),
-    # The solver plays without a limit (endless play is value 0); people get a draw after 200 plies.
-    ply_limit=200,
-)
-
-
-def mini_geister_3v2(colours: Literal["rrb", "rbb"], three_piece_side: Side = Side.P1) -> Variant:
-    """Section 6 of the Mini-Geister paper: one side has a third piece on b2 (b3 when it is player 2)."""
-    reds = colours.count("r")
-    blues = 3 - reds
-    three = (_squares("b1 c1 b2"), _squares("b4 c4 b3"))
-    two = (_squares("b1 c1"), _squares("b4 c4"))
-    p1_three = three_piece_side is Side.P1
-    counts = ((blues, reds), (1, 1)) if p1_three else ((1, 1), (blues, reds))
-    name = f"mini-geister-{'3v2' if p1_three else '2v3'}-{colours}"
-    who = "player 1" if p1_three else "player 2"
-    return replace(
-        MINI_GEISTER,
-        name=name,
-        title=f"Mini-Geister 3 vs 2 ({'-'.join(colours.replace('r', 'red ').replace('b', 'blue ').split())}, {who})",
-        setup_squares=(three[0], two[1]) if p1_three else (two[0], three[1]),
-        blues=(counts[0][0], counts[1][0]),
-        reds=(counts[0][1], counts[1][1]),
-    )
-
-
-VARIANTS: dict[str, Variant] = {
-    v.name: v
-    for v in (
-        GEISTER,
-        MINI_GEISTER,
-        mini_geister_3v2("rrb"),
-        mini_geister_3v2("rbb"),
-        mini_geister_3v2("rrb", Side.P2),
-        mini_geister_3v2("rbb", Side.P2),
-    )
-}
-
-
-def variant_by_name(name: str) -> Variant:
-    try:
-        return VARIANTS[name]
-    except KeyError:
-        known = ", ".join(VARIANTS)
-        raise NotationError(f"unknown game {name!r}: expected one of {known}") from None
-
-
-# --------------------------------------------------------------------------------------------------- set-ups
-
-
-@dataclass(frozen=True, slots=True)
-class Setup:
-    """Which pieces are red: one colour per set-up square, in the variant's order (``BRRB...``)."""
-
-    colours: tuple[Colour, ...]
-
-    @property
-    def is_hidden(self) -> bool:
-        return all(c is Colour.UNKNOWN for c in self.colours)
-
-    def to_text(self) -> str:
-        return "?" if self.is_hidden else "".join(c.value for c in self.colours)
-
-    def __str__(self) -> str:
-        return self.to_text()
-
-    def __repr__(self) -> str:
-        return f"Setup({self.to_text()!r})"
-
-
-# --------------------------------------------------------------------------------------------------- move rules
-
-
-@cache
-def _neighbours(variant: Variant) -> tuple[tuple[int, ...], ...]:
-    """For each square index, the indices one orthogonal step away (precomputed: move generation is hot)."""
-    table = []
-    for index in range(variant.width * variant.height):
-        square = variant.square(index)
-        steps = (square.offset(0, 1), square.offset(0, -1), square.offset(-1, 0), square.offset(1, 0))
-        table.append(tuple(variant.index(s) for s in steps if variant.on_board(s)))
-    return tuple(table)
-
-
-@cache
-def _exit_indices(variant: Variant) -> tuple[frozenset[int], frozenset[int]]:
-    return (
-        frozenset(variant.index(s) for s in variant.exits[Side.P1]),
-        frozenset(variant.index(s) for s in variant.exits[Side.P2]),
-    )
-
-
-def _moves_for(variant: Variant, board: Sequence[Piece | None], side: Side) -> list[Move]:
-    """Legal moves of ``side``: needs only occupancy and ``side``'s own colours, so views can use it too."""
-    moves: list[Move] = []
-    neighbours = _neighbours(variant)
-    exits = _exit_indices(variant)[side]
-    for index, piece in enumerate(board):
-        if piece is None or piece.side is not side:
-            continue
-        src = variant.square(index)
-        if index in exits and piece.colour is not Colour.RED:
-            moves.append(Move(src, None))
-        for target in neighbours[index]:
-            occupant = board[target]
-            if occupant is None or occupant.side is not side:
-                moves.append(Move(src, variant.square(target)))
-    return moves
-
-
-def _why_illegal(variant: Variant, board: Sequence[Piece | None], side: Side, move: Move) -> str | None:
-    """The reason ``move`` is illegal for ``side`` on ``board``, in words a player can act on; ``None`` if legal."""
-    if not variant.on_board(move.src):
-        return f"{move.src} is not on the {variant.width}x{variant.height} board"
-    piece = board[variant.index(move.src)]
-    if piece is None:
-        return f"there is no piece on {move.src}"
-    if piece.side is not side:
-        return f"the piece on {move.src} belongs to {piece.side}"
-    if move.dst is None:
-        exits = variant.exits[side]
-        if move.src not in exits:
-            names = " or ".join(s.name for s in exits)
-            return f"a piece escapes only from {side}'s exits ({names}), not from {move.src}"
-        if piece.colour is Colour.RED:
-            return "a red piece never escapes; only blue pieces leave the board"
-        return None
-    if not variant.on_board(move.dst):
-        return f"{move.dst} is not on the {variant.width}x{variant.height} board"
-    if move.src.distance(move.dst) != 1:
-        return f"{move} is not one step up, down, left or right"
-    target = board[variant.index(move.dst)]
-    if target is not None and target.side is side:
-        return f"{move.dst} holds one of {side}'s own pieces"
-    return None
-
-
-# --------------------------------------------------------------------------------------------------- positions
-
-_RANK_TOKEN_RE = re.compile(r"[0-9]+|[BRUbru]")
-
-
-def _format_position(
-    variant: Variant,
-    board: Sequence[Piece | None],
-    to_move: Side,
-    captured: Sequence[Piece],
-    ply: int,
-    short: bool = False,
-) -> str:
-    ranks = []
-    for rank in range(variant.height - 1, -1, -1):
-        text, empty = "", 0
-        for file in range(variant.width):
-            piece = board[rank * variant.width + file]
-            if piece is None:
-                empty += 1
-                continue
-            if empty:
-                text += str(empty)
-                empty = 0
-            text += piece.letter
-        ranks.append(text + (str(empty) if empty else ""))
-    fields = ["/".join(ranks), str(to_move.number)]
-    if not (short and not captured and ply == 0):
-        fields += ["".join(p.letter for p in captured) or "-", str(ply)]
-    return " ".join(fields)
-
-
-def _hide_colours(position: str, viewer: Side) -> str:
-    """``position`` as ``viewer`` sees it: the opponent's pieces on the board become ``U``/``u`` (captures stay)."""
-    ranks, _, rest = position.partition(" ")
-    ranks = re.sub("[br]", "u", ranks) if viewer is Side.P1 else re.sub("[BR]", "U", ranks)
-    return f"{ranks} {rest}"
-
-
-def _piece_from_letter(letter: str, slot: int) -> Piece:
-    side = Side.P1 if letter.isupper() else Side.P2
-    return Piece(side, Colour(letter.upper()), slot)
-
-
-@dataclass(frozen=True)
-class _ParsedPosition:
-    variant: Variant
-    board: list[Piece | None]
-    to_move: Side
-    captured: list[Piece]
-    ply: int
-
-
-def _parse_position(text: str, variant: Variant | None) -> _ParsedPosition:
-    fields = text.split()
-    if not 2 <= len(fields) <= 4:
-        raise InvalidPositionError(
-            f"{text!r} is not a position: expected '<ranks> <to-move> [<captured> [<ply>]]', like '1uu1/4/4/1UU1 1'"
-        )
-    rank_texts = fields[0].split("/")
-    rows: list[list[str | None]] = []
-    for number, rank_text in enumerate(rank_texts):
-        row: list[str | None] = []
-        position = 0
-        for token in _RANK_TOKEN_RE.finditer(rank_text):
-            if token.start() != position:
-                break
-            position = token.end()
-            if token.group().isdigit():
-                row.extend([None] * int(token.group()))
-            else:
-                row.append(token.group())
-        if position != len(rank_text) or not rank_text:
-            bad = rank_text[position:] or "(empty)"
-            raise InvalidPositionError(
-                f"rank {len(rank_texts) - number} of {text!r}: unexpected {bad!r}; "
-                "expected piece letters B R U b r u and digits for empty squares"
-            )
-        rows.append(row)
-    height, width = len(rows), len(rows[0])
-    if any(len(row) != width for row in rows):
-        raise InvalidPositionError(f"ranks of {fields[0]!r} differ in length: every rank must cover {width} squares")
-    if width > MAX_BOARD or height > MAX_BOARD:
-        raise InvalidPositionError(f"a {width}x{height} board is larger than the notation supports")
-    if fields[1] not in ("1", "2"):
-        raise InvalidPositionError(f"the side to move is '1' or '2', not {fields[1]!r}")
-    to_move = Side.from_number(fields[1])
-    captured_text = fields[2] if len(fields) > 2 else "-"
-    # ``U``/``u`` too: a capture reveals the colour in play, but a record with hidden set-ups ('?') cannot show it.
-    if captured_text != "-" and not re.fullmatch(r"[BRUbru]+", captured_text):
-        raise InvalidPositionError(
-            f"captured pieces {captured_text!r}: expected piece letters B R U b r u, or '-' for none"
-        )
-    try:
-        ply = int(fields[3]) if len(fields) > 3 else 0
-    except ValueError:
-        raise InvalidPositionError(f"the ply count is a number, not {fields[3]!r}") from None
-    if ply < 0:
-        raise InvalidPositionError(f"the ply count cannot be negative ({ply})")
-
-    letters = {(r, f): cell for r, row in enumerate(reversed(rows)) for f, cell in enumerate(row) if cell}
-    captured_letters = [] if captured_text == "-" else list(captured_text)
-    if variant is None:
-        variant = _infer_variant(width, height, list(letters.values()) + captured_letters)
-    if (variant.width, variant.height) != (width, height):
-        raise InvalidPositionError(
-            f"{variant.title} is played on {variant.width}x{variant.height}, the position is {width}x{height}"
-        )
-
-    # Slots: a piece standing on one of its side's set-up squares takes that square's slot (so a start position
-    # keeps the identities a game would give it); the others take the free slots in reading order.
-    board: list[Piece | None] = [None] * (width * height)
-    free = [list(range(variant.pieces(s))) for s in Side]
-    pending: list[tuple[int, str]] = []
-    for (rank, file), letter in sorted(letters.items(), key=lambda item: (-item[0][0], item[0][1])):
-        side = Side.P1 if letter.isupper() else Side.P2
-        square = Square(file, rank)
-        if square in variant.setup_squares[side]:
-            slot = variant.setup_squares[side].index(square)
-            if slot in free[side]:
-                free[side].remove(slot)
-                board[variant.index(square)] = _piece_from_letter(letter, slot)
-                continue
-        pending.append((variant.index(square), letter))
-    captured: list[Piece] = []
-
-    def take_slot(letter: str) -> int:
-        side = Side.P1 if letter.isupper() else Side.P2
-        if not free[side]:
-            raise InvalidPositionError(
-                f"{side} has more than {variant.pieces(side)} pieces in {text!r} ({variant.title})"
-            )
-        return free[side].pop(0)
-
-    for index, letter in pending:
-        board[index] = _piece_from_letter(letter, take_slot(letter))
-    for letter in captured_letters:
-        captured.append(_piece_from_letter(letter, take_slot(letter)))
-    for side in Side:
-        for colour, limit in ((Colour.BLUE, variant.blues[side]), (Colour.RED, variant.reds[side])):
-            count = sum(1 for p in [*board, *captured] if p and p.side is side and p.colour is colour)
-            if count > limit:
-                raise InvalidPositionError(f"{side} has {count} {colour.word} pieces; {variant.title} gives {limit}")
-    return _ParsedPosition(variant, board, to_move, captured, ply)
-
-
-def _infer_variant(width: int, height: int, letters: list[str]) -> Variant:
-    counts = (sum(1 for c in letters if c.isupper()), sum(1 for c in letters if c.islower()))
-    candidates = [
-        v
-        for v in VARIANTS.values()
-        if (v.width, v.height) == (width, height) and counts[0] <= v.pieces(Side.P1) and counts[1] <= v.pieces(Side.P2)
-    ]
-    # Prefer the variant with the fewest pieces that fits (a 2-vs-2 position is Mini-Geister, not 3 vs 2).
-    candidates.sort(key=lambda v: v.pieces(Side.P1) + v.pieces(Side.P2))
-    if not candidates:
-        raise InvalidPositionError(f"no known game is played on a {width}x{height} board with these pieces")
-    best = candidates[0]
-    tied = [
-        v for v in candidates if v.pieces(Side.P1) + v.pieces(Side.P2) == best.pieces(Side.P1) + best.pieces(Side.P2)
-    ]
-    if len(tied) > 1:
-        # Several 3-vs-2 variants fit: the colours on the board may tell them apart.
-        fitting = []
-        for v in tied:
-            ok = True
-            for side, upper in ((Side.P1, True), (Side.P2, False)):
-                mine = [c.upper() for c in letters if c.isupper() == upper]
-                if mine.count("B") > v.blues[side] or mine.count("R") > v.reds[side]:
-                    ok = False
-            if ok:
-                fitting.append(v)
-        if len(fitting) != 1:
-            names = ", ".join(v.name for v in (fitting or tied))
-            raise InvalidPositionError(f"the position fits several games ({names}): say which one")
-        best = fitting[0]
-    return best
 
 
 # --------------------------------------------------------------------------------------------------- the state
@@ -549,7 +105,7 @@ class GeisterState:
         """A game starting from a position (``spec/notation.md``); the variant is inferred when not given."""
         if isinstance(variant, str):
             variant = variant_by_name(variant)
-        parsed = _parse_position(text, variant)
+        parsed = parse_position(text, variant)
         state = cls(parsed.variant, parsed.to_move)
         state._board = parsed.board
         state._captured = parsed.captured
@@ -623,7 +179,7 @@ class GeisterState:
             moves=tuple(self.moves()),
             outcome=self._outcome,
             own_setup=self._setups[player],
-            start=self._start if reveal_all or self._start is None else _hide_colours(self._start, player),
+            start=self._start if reveal_all or self._start is None else hide_colours(self._start, player),
         )
 
     def clone(self) -> GeisterState:
@@ -701,14 +257,14 @@ class GeisterState:
     def legal_moves(self) -> list[Move]:
         if self.phase != "play":
             return []
-        return _moves_for(self.variant, self._board, self._to_move)
+        return moves_for(self.variant, self._board, self._to_move)
 
     def why_illegal(self, move: Move) -> str | None:
         if self._outcome is not None:
             return f"the game is over: {self._outcome}"
         if self.phase == "setup":
             return f"the game is still in its set-up phase ({self._setup_side()} chooses)"
-        return _why_illegal(self.variant, self._board, self._to_move, move)
+        return why_illegal(self.variant, self._board, self._to_move, move)
 
     def is_legal(self, move: Move) -> bool:
         return self.why_illegal(move) is None
@@ -758,7 +314,7 @@ class GeisterState:
 
     def position(self, short: bool = False) -> str:
         """This position in the notation of ``spec/notation.md`` (every colour shown)."""
-        return _format_position(self.variant, self._board, self._to_move, self._captured, self._ply, short)
+        return format_position(self.variant, self._board, self._to_move, self._captured, self._ply, short)
 
     def __repr__(self) -> str:
         return f"<GeisterState {self.variant.name} {self.phase} {self.position()!r}>"
@@ -812,7 +368,7 @@ class GeisterState:
         limit = self.variant.ply_limit
         if limit is not None and self._ply >= limit:
             return Outcome.draw(f"{limit} plies without a winner")
-        if not _moves_for(self.variant, self._board, self._to_move):
+        if not moves_for(self.variant, self._board, self._to_move):
             return Outcome.win(self._to_move.other, f"{self._to_move} has no legal move")
         return None
 
@@ -861,7 +417,7 @@ class GeisterView:
         """The viewer's legal moves when it is the viewer's turn (they depend only on what the viewer knows)."""
         if not self.my_turn:
             return []
-        return _moves_for(self.variant, self.board, self.viewer)
+        return moves_for(self.variant, self.board, self.viewer)
 
     def legal_actions(self) -> list[Setup | Move]:
         """Set-ups while the viewer has none, then its legal moves on its turn."""
@@ -874,7 +430,7 @@ class GeisterView:
             return f"the game is over: {self.outcome}"
         if not self.my_turn:
             return f"it is {self.to_move}'s turn"
-        return _why_illegal(self.variant, self.board, self.viewer, move)
+        return why_illegal(self.variant, self.board, self.viewer, move)
 
     def captured_of(self, side: Side) -> list[Piece]:
         """Pieces of ``side`` that the other side has captured, in order."""
@@ -890,4 +446,4 @@ class GeisterView:
 
     def position(self, short: bool = False) -> str:
         """The position as this player sees it: ``U``/``u`` for colours it cannot see."""
-        return _format_position(self.variant, self.board, self.to_move, self.captured, self.ply, short)
+        return format_position(self.variant, self.board, self.to_move, self.captured, self.ply, short)

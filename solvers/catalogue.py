@@ -78,7 +78,7 @@ def _entries(*entries: PlayerEntry) -> dict[str, PlayerEntry]:
     return {entry.name: entry for entry in entries}
 
 
-_GEISTER_SEARCH = "solvers.montecarlo"
+_MONTE_CARLO = "solvers.montecarlo"
 
 PLAYERS: dict[str, PlayerEntry] = _entries(
     PlayerEntry(
@@ -107,28 +107,28 @@ PLAYERS: dict[str, PlayerEntry] = _entries(
         "Monte Carlo over sampled worlds with uniform random playouts (the UPP paper's baseline)",
         GEISTER_FAMILY,
         "search",
-        {"geister": f"{_GEISTER_SEARCH}:MonteCarloPlayer"},
+        {"geister": f"{_MONTE_CARLO}:MonteCarloPlayer"},
     ),
     PlayerEntry(
         "mc-guided",
         "Monte Carlo with UPP's guided playouts: isolates what UPP's world estimation adds",
         GEISTER_FAMILY,
         "search",
-        {"geister": f"{_GEISTER_SEARCH}:GuidedMonteCarloPlayer"},
+        {"geister": f"{_MONTE_CARLO}:GuidedMonteCarloPlayer"},
     ),
     PlayerEntry(
         "upp",
         "Monte Carlo that learns which world is real from the opponent's moves (Mishio & Kotani)",
         GEISTER_FAMILY,
         "search",
-        {"geister": f"{_GEISTER_SEARCH}:UPPPlayer"},
+        {"geister": f"{_MONTE_CARLO}:UPPPlayer"},
     ),
     PlayerEntry(
         "ismcts",
         "information-set Monte Carlo tree search over UPP's beliefs, wary of bait (beyond the paper)",
         GEISTER_FAMILY,
         "search",
-        {"geister": f"{_GEISTER_SEARCH}:ISMCTSPlayer"},
+        {"geister": "solvers.ismcts:ISMCTSPlayer"},
     ),
     PlayerEntry(
         "nash",

@@ -25,15 +25,8 @@ from solvers.baselines import ChototsuPlayer
 from solvers.players import RandomPlayer
 from tui.app import NashplayApp, StartRequest
 from tui.config import ContestSettings, ServerGameConfig
-from tui.net import (
-    AIPlayer,
-    Clocks,
-    ContestError,
-    ContestPlayer,
-    GameResult,
-    cancel_and_wait,
-    play_game,
-)
+from tui.contest_events import Clocks, ContestError, GameResult
+from tui.net import AIPlayer, ContestPlayer, cancel_and_wait, play_game
 from tui.screens.server import ServerGameScreen
 from tui.widgets.board import Board
 from tui.widgets.search_advice import SearchAdvicePanel

@@ -11,7 +11,6 @@ from core.contest import (
     Accepted,
     Board,
     Clock,
-    ContestGame,
     DesyncError,
     GameOver,
     LineFramer,
@@ -35,6 +34,7 @@ from core.contest import (
     slot_of,
     to_square,
 )
+from core.contest_game import ContestGame
 from core.errors import IllegalMoveError, NotationError
 from core.game import Side
 from core.geister import GEISTER, Colour, GeisterState

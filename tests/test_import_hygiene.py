@@ -142,6 +142,7 @@ def test_start_up_does_not_load_the_heavy_solvers() -> None:
     loaded = import_in_subprocess(["tui.app", "tui.cli"])
     assert "scipy" not in loaded
     assert "numpy" not in loaded
+    assert "numba" not in loaded
 
 
 # ------------------------------------------------------------------------------------------------ the import graph
@@ -236,7 +237,7 @@ TUI_FLOORS: tuple[tuple[str, ...], ...] = (
     ("tui", "tui.theme", "tui.plot", "tui.storage"),
     ("tui.config",),
     ("tui.games",),
-    ("tui.search_process", "tui.session", "tui.net"),
+    ("tui.search_process", "tui.session", "tui.contest_events", "tui.net"),
     ("tui.messages",),
     ("tui.widgets",),
     ("tui.screens",),

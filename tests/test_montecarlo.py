@@ -15,18 +15,17 @@ from solvers import playouts as po
 from solvers.arena import run_match
 from solvers.baselines import GreedyPlayer
 from solvers.catalogue import make_player, players_for
+from solvers.ismcts import ISMCTSPlayer
 from solvers.montecarlo import (
     GUIDED,
     GuidedMonteCarloPlayer,
-    ISMCTSPlayer,
     MonteCarloPlayer,
     Playouts,
     UPPPlayer,
-    Worlds,
-    bait_prior,
     run_root_playouts,
 )
 from solvers.players import Limit
+from solvers.worlds import Worlds, bait_prior
 
 GEISTER = VARIANTS["geister"]
 SEARCH = [MonteCarloPlayer, GuidedMonteCarloPlayer, UPPPlayer, ISMCTSPlayer]

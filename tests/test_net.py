@@ -21,17 +21,13 @@ from core.notation import Move, Square
 from core.record import Record
 from solvers.baselines import ChototsuPlayer
 from solvers.players import RandomPlayer
-from tui.net import (
-    AIPlayer,
+from tui.contest_events import (
     Clocks,
     ConnectError,
     Connecting,
     ConnectionLostError,
     ContestEvent,
-    ContestPlayer,
-    ContestSettings,
     GameResult,
-    HumanPlayer,
     IllegalMoveRefusedError,
     MoveRefused,
     MoveRequested,
@@ -39,8 +35,8 @@ from tui.net import (
     RejectedError,
     ServerProtocolError,
     ServerSilentError,
-    play_game,
 )
+from tui.net import AIPlayer, ContestPlayer, ContestSettings, HumanPlayer, play_game
 
 HOST = "127.0.0.1"
 T = TypeVar("T")

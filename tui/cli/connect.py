@@ -227,7 +227,8 @@ async def _headless(
 ) -> None:
     """Game after game: a fresh player and a fresh connection each time; a failed game is counted and reported,
     and play goes on (the server starts the next game), except when the server cannot be reached at all."""
-    from tui.net import AIPlayer, ConnectError, Connecting, ContestError, ContestEvent, play_game
+    from tui.contest_events import ConnectError, Connecting, ContestError, ContestEvent
+    from tui.net import AIPlayer, play_game
 
     settings = ContestSettings(
         ply_limit=args.ply_limit,

@@ -33,8 +33,7 @@ from core.geister import Colour, GeisterView, Setup
 from core.notation import Move
 from core.record import Record
 from tui.config import ServerGameConfig
-from tui.messages import OpenReplay
-from tui.net import (
+from tui.contest_events import (
     Clocks,
     Connected,
     Connecting,
@@ -43,13 +42,13 @@ from tui.net import (
     GameAborted,
     GameFinished,
     GameResult,
-    HumanPlayer,
     MoveRefused,
     MoveRequested,
     PositionChanged,
     SetupRequested,
-    play_game,
 )
+from tui.messages import OpenReplay
+from tui.net import HumanPlayer, play_game
 from tui.screens.board_screen import BoardScreen
 from tui.widgets.board import Board
 from tui.widgets.moves import MoveList
