@@ -192,7 +192,8 @@ def test_greedy_escapes_then_captures_the_most_advanced() -> None:
 def test_register_has_every_player() -> None:
     from tui.cli import connect as connect_cli
 
-    assert set(GEISTER_PLAYERS) == {"random", "chototsu", "greedy", "mc", "mc-guided", "upp", "ismcts"}
+    # Every player named in the issues is there (a new one needs only its module and its catalogue entry).
+    assert {"random", "chototsu", "greedy", "mc", "mc-guided", "upp", "ismcts"} <= set(GEISTER_PLAYERS)
     # The command line reads the names from the catalogue (which loads no numpy): they agree by construction.
     assert set(connect_cli.PLAYER_NAMES) == {*GEISTER_PLAYERS, "human"}
 

@@ -1,0 +1,80 @@
+"""The catalogues: every game and player is declared once, every declared player plays its games through the one
+match runner, and ``nashplay list`` shows what they hold."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from core.game import Side
+from core.games import GAME_TYPES, load_game
+from solvers.arena import GameParams, run_match
+from solvers.catalogue import PLAYERS, STRONGEST, make_player, players_for, strongest
+from solvers.players import Limit
+from tui.cli import main
+from tui.games import GAMES
+
+#: Small games, so that every player's arena game is quick (the solvers' tables are built per test).
+SMALL = {"tcg": GameParams(n=2), "footstep": GameParams(n=4, k=2), "nim": GameParams(heaps=(2, 3))}
+#: What the search players may spend per move here: the least that still runs their whole machinery.
+TINY = Limit(playouts=64)
+
+
+def test_every_game_has_an_entry_in_both_catalogues_and_a_strongest_player() -> None:
+    assert set(GAMES) == set(GAME_TYPES) == set(STRONGEST)
+    for game in GAME_TYPES:
+        best = strongest(game)
+        assert best.plays(game), game
+        assert players_for(game)[0] is best, "the strongest comes first"
+
+
+@pytest.mark.parametrize("name", sorted(PLAYERS))
+def test_each_entry_resolves_to_a_class_that_carries_only_its_name(name: str) -> None:
+    entry = PLAYERS[name]
+    assert entry.description and not entry.description.startswith(name), "the description does not repeat the name"
+    for game in entry.games:
+        cls = entry.player_class(game)
+        assert not hasattr(cls, "description"), f"{cls.__name__} keeps a copy of the description"
+        assert make_player(name, game).name == name
+
+
+def test_a_player_of_another_game_is_refused_with_the_right_names() -> None:
+    with pytest.raises(ValueError, match="nash does not play geister: its players are ismcts"):
+        make_player("nash", "geister")
+    with pytest.raises(LookupError, match="unknown player 'alphazero'"):
+        make_player("alphazero", "geister")
+
+
+CASES = [(game, entry.name) for game in GAME_TYPES for entry in players_for(game)]
+
+
+@pytest.mark.parametrize(("game", "name"), CASES, ids=[f"{g}-{n}" for g, n in CASES])
+def test_every_listed_player_plays_an_arena_game(game: str, name: str) -> None:
+    match = run_match(game, (name, "random"), 2, TINY, seed=3, params=SMALL.get(game, GameParams()))
+    assert match.games == 2
+    for result in match.results:
+        assert result.plies > 0 and result.reason
+
+
+def test_load_game_refuses_parameters_a_game_does_not_take() -> None:
+    assert load_game("geister", first=Side.P2).current_player() == Side.P1  # player 1 sets up first
+    with pytest.raises(ValueError, match="geister takes no n"):
+        load_game("geister", n=5)
+    with pytest.raises(ValueError, match="unknown game 'chess'"):
+        load_game("chess")
+
+
+def test_nashplay_list_json_holds_both_catalogues(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["list", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [g["name"] for g in data["games"]] == list(GAMES)
+    geister = next(g for g in data["games"] if g["name"] == "geister")
+    assert geister["kind"] == "board" and "ismcts" in geister["players"] and "nash" not in geister["players"]
+    players = {p["name"]: p for p in data["players"]}
+    assert set(players) == set(PLAYERS)
+    assert players["nash"]["games"] == ["mini-geister"] and players["upp"]["description"] == PLAYERS["upp"].description
+    assert data["strongest"] == STRONGEST
+    assert main(["list"]) == 0
+    text = capsys.readouterr().out
+    assert "ismcts (strongest)" in text and "Players:" in text
