@@ -78,3 +78,14 @@ def test_nashplay_list_json_holds_both_catalogues(capsys: pytest.CaptureFixture[
     assert main(["list"]) == 0
     text = capsys.readouterr().out
     assert "ismcts (strongest)" in text and "Players:" in text
+
+
+def test_every_game_has_its_help_page() -> None:
+    from importlib import resources
+
+    from tui.screens.help import help_text
+
+    for entry in GAMES.values():
+        assert (resources.files("tui.help") / f"{entry.help_topic}.md").is_file(), entry.name
+        assert help_text(entry.help_topic) != help_text("general")
+    assert help_text("no-such-topic") == help_text("general")

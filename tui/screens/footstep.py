@@ -42,6 +42,8 @@ class _AbandonedSolveError(Exception):
 
 
 class FootstepScreen(NashplayScreen):
+    #: This screen's own styles (loaded when it first shows).
+    CSS_PATH = "footstep.tcss"
     AUTO_FOCUS = "#fs-track"
 
     BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [

@@ -27,6 +27,9 @@ class FootstepLearningScreen(NashplayScreen):
     """The source's experiment: each learner's average score per 100 games against random, and the exact
     scores of the equilibrium player and the best response next to them. Runs in a separate process."""
 
+    #: This screen's own styles (loaded when it first shows).
+    CSS_PATH = "footstep.tcss"
+
     AUTO_FOCUS = "#learn-plot"
     BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
         Binding("escape", "back", "Back"),

@@ -78,6 +78,9 @@ def rule_help(rule: HeapRule) -> str:
 class NimScreen(NashplayScreen):
     """A heap game against the perfect player, a random one, or a second person."""
 
+    #: This screen's own styles (loaded when it first shows).
+    CSS_PATH = "nim.tcss"
+
     BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
         Binding("up,k", "heap(-1)", "Heap"),
         Binding("down,j", "heap(1)", "Heap", show=False),

@@ -49,6 +49,9 @@ OPPONENT_CHOICES: dict[str, str] = {
 class NimSetupScreen(NashplayScreen):
     """Heaps, rule, normal or misere play, opponent and side; then Start."""
 
+    #: This screen's own styles (loaded when it first shows).
+    CSS_PATH = "nim.tcss"
+
     BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
         Binding("ctrl+s", "start", "Start"),
         Binding("escape", "back", "Menu"),

@@ -79,6 +79,9 @@ def clock_text(seconds: float, per_move: float) -> str:
 class ServerGameScreen(BoardScreen):
     """The user plays one game on a contest server, then may connect again for the next."""
 
+    #: This screen's own styles (loaded when it first shows).
+    CSS_PATH = "server.tcss"
+
     BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
         Binding("s", "send_setup", "Send set-up"),
         Binding("r", "random_setup", "Random set-up"),

@@ -28,6 +28,8 @@ THINK_TIMES = (0.25, 0.5, 1.0, 2.0)
 
 
 class SetupScreen(NashplayScreen):
+    #: This screen's own styles (loaded when it first shows).
+    CSS_PATH = "setup.tcss"
     BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
         Binding("r", "random_setup", "Random set-up"),
         Binding("1", "side(1)", "Play first"),

@@ -35,6 +35,8 @@ class _AbandonedSolveError(Exception):
 
 
 class TcgScreen(NashplayScreen):
+    #: This screen's own styles (loaded when it first shows).
+    CSS_PATH = "tcg.tcss"
     # Keys act on the screen itself. Textual focuses the first focusable widget on every resume, and the hidden
     # n field would then eat the keys: point auto-focus at a widget that never takes focus.
     AUTO_FOCUS = "#heat"

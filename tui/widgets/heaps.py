@@ -33,6 +33,10 @@ class HeapRows(Widget):
 
     DEFAULT_CSS = """
     HeapRows { height: auto; width: 1fr; }
+    HeapRows > .heaps--stone { color: $accent; text-style: bold; }
+    HeapRows > .heaps--taken { color: $text-muted; }
+    HeapRows > .heaps--cursor { color: $text; text-style: bold; }
+    HeapRows > .heaps--label { color: $text-muted; }
     """
 
     def __init__(self, id: str | None = None) -> None:
@@ -89,6 +93,11 @@ class AdvicePanel(Widget):
 
     DEFAULT_CSS = """
     AdvicePanel { height: auto; }
+    AdvicePanel > .advice--title { color: $text; text-style: bold; }
+    AdvicePanel > .advice--label { color: $text; }
+    AdvicePanel > .advice--hot { color: $accent; text-style: bold reverse; }
+    AdvicePanel > .advice--good { color: $success; text-style: bold; }
+    AdvicePanel > .advice--bad { color: $warning; text-style: bold; }
     """
 
     def __init__(self, id: str | None = None) -> None:

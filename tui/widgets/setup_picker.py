@@ -28,7 +28,8 @@ class SetupPicker(Widget, can_focus=True):
     COMPONENT_CLASSES = {"picker--red", "picker--blue", "picker--cursor", "picker--label"}
 
     DEFAULT_CSS = """
-    SetupPicker { width: auto; height: auto; padding: 0 1; }
+    SetupPicker { width: auto; height: auto; padding: 0 1; margin: 1 0; }
+    SetupPicker:focus { background: $boost; }
     SetupPicker > .picker--red { color: $piece-red; text-style: bold; }
     SetupPicker > .picker--blue { color: $piece-blue; text-style: bold; }
     SetupPicker > .picker--cursor { background: $square-cursor; }
