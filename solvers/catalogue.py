@@ -131,6 +131,13 @@ PLAYERS: dict[str, PlayerEntry] = _entries(
         {"geister": "solvers.ismcts:ISMCTSPlayer"},
     ),
     PlayerEntry(
+        "purple",
+        "alpha-beta over purple pieces, the contest programs' way: unknown pieces may escape, captures may be red",
+        GEISTER_FAMILY,
+        "search",
+        {"geister": "solvers.purple:PurplePlayer"},
+    ),
+    PlayerEntry(
         "nash",
         "the Nash equilibrium (Tanaka & Takaoka): never looks at its own colours; average payoff >= 0",
         ("mini-geister",),

@@ -1,0 +1,580 @@
+"""Alpha-beta over purple pieces, compiled: the search the contest programs run, with what they leave out.
+
+The model (Kawakami and Hashimoto's "purple pieces", as the GAT 2020 winner plays it): the searching side ("me")
+knows its own colours; every opponent piece whose colour it does not know is *purple*, and the search takes the
+worst case for it:
+
+* a purple piece on its own exit, its side to move, escapes (it may be blue): the escape is a legal move here;
+* a purple piece we capture may be red: the opponent's pieces at the root hold ``r0`` reds, ``k0`` of them known
+  (kind ``RED``: a piece that stood on its exit at its turn and did not escape) and the rest among the ``p0``
+  purple ones. After ``capK`` known-red and ``capP`` purple captures, the reds we may have taken are
+  ``capK + min(capP, r0 - k0)``: when that reaches ``r0`` we may have taken the last red, and the search scores a
+  loss. So it never walks into the fourth red; and while a known red stands, purple captures are safe;
+* capturing every purple piece is a win (every blue is among them), unless the known reds went first;
+* the opponent is modelled as knowing our colours (our true colours decide our escapes and our losses).
+
+On top of the contest programs' fixed-depth negamax: iterative deepening under a node budget (the Python driver
+turns the time left into nodes from the speed measured so far), a transposition table keyed on the engine's Zobrist
+hash (which covers captured counts), move ordering (the table's move, wins, captures of pieces that threaten to
+escape, other captures, killer moves, history), mate-distance scores, and an escape-threat extension: a node whose
+side to move faces an opponent piece on its exit is searched one ply deeper, so the horizon never hides a forced
+escape. The leaf evaluation's terms and weights are an array (``WEIGHTS``), tuned by matches.
+
+Everything here runs inside numba; ``search_root`` is the entry point.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from solvers.geister_engine.kernel import _ctz, _kernel, _popcount, gen_moves, make, unmake
+from solvers.geister_engine.layout import (
+    BLUE,
+    BLUE0,
+    CAPTURED,
+    ESCAPE_DST,
+    ESCAPED,
+    HASH,
+    KINDS,
+    MAX_MOVES,
+    NONE,
+    OCC0,
+    PLY,
+    PURPLE,
+    RED,
+    RED0,
+    SQUARE_BITS,
+    SQUARE_MASK,
+    TURN,
+)
+from solvers.geister_engine.tables import T_BLUES, T_DISTANCE, T_EXITS, T_NEIGHBOURS, T_PLY_LIMIT, T_REDS, T_WIDTH
+
+__all__ = [
+    "C_SIZE",
+    "DEFAULT_WEIGHTS",
+    "MATE",
+    "MAX_PLY",
+    "TT_BITS",
+    "W_SIZE",
+    "new_context",
+    "search_root",
+    "warm_up",
+]
+
+Ints = npt.NDArray[np.int64]
+
+#: A won game scores ``MATE - plies``; anything above ``MATE - MAX_PLY`` is a proven result.
+MATE = 1_000_000
+INF = 2_000_000
+#: Deepest ply a search reaches (the depth plus the extensions).
+MAX_PLY = 64
+#: The transposition table holds ``2 ** TT_BITS`` entries.
+TT_BITS = 20
+
+# ---- the context array: what the search knows of the root and how far it may go
+C_ME = 0
+C_THEM = 1
+#: The opponent's reds and blues on the board at the root, its known reds among them, its purple pieces.
+C_R0 = 2
+C_B0 = 3
+C_K0 = 4
+C_P0 = 5
+#: Their reds captured before the root (the engine's count includes them).
+C_RED_CAPTURED = 6
+C_NODES = 7
+C_MAX_NODES = 8
+#: 1 once the node budget is spent: the iteration is abandoned and its result ignored.
+C_ABORT = 9
+C_SELDEPTH = 10
+#: Plies of escape-threat extension allowed on one line.
+C_MAX_EXTENSION = 11
+#: Root moves within this of the best get exact values (the player may choose among them); the others a bound.
+C_MARGIN = 12
+C_SIZE = 13
+
+# ---- evaluation weights (from "me"'s side)
+#: Each of my blue pieces on the board.
+W_BLUE = 0
+#: Each of my red pieces the opponent has captured (it brings my red-capture win nearer).
+W_RED_TAKEN = 1
+#: Each opponent piece captured in the search, by its expected colour: + for the blue share, - for the red share.
+W_CAPTURE_BLUE = 2
+W_CAPTURE_RED = 3
+#: Per step: my nearest blue's distance to my exits, my other blues', my reds'.
+W_RACE_FIRST = 4
+W_RACE = 5
+W_RED_ADVANCE = 6
+#: An opponent purple piece one / two steps from its exit (my home corners), and its distance beyond.
+W_DANGER_1 = 7
+W_DANGER_2 = 8
+W_DANGER_FAR = 9
+#: Each of my home corners with one of my pieces on it or next to it.
+W_GUARD = 10
+#: A race I win outright (a blue nearer its exit than any opponent piece, counting the tempo), or they win.
+W_RACE_WON = 11
+W_RACE_LOST = 12
+W_SIZE = 13
+
+DEFAULT_WEIGHTS = np.array(
+    [1000, 120, 600, 300, 25, 5, 2, 250, 40, 2, 30, 3000, 3000],
+    dtype=np.int64,
+)
+
+# TT entry: value + 2**31 in bits 0-31, depth + 1 in 32-39, bound in 40-41, move + 1 in 42-55.
+_EXACT = 0
+_LOWER = 1
+_UPPER = 2
+
+
+@_kernel
+def _tt_pack(value: int, depth: int, bound: int, move: int) -> int:
+    return (value + (1 << 31)) | (depth + 1) << 32 | bound << 40 | (move + 1) << 42
+
+
+@_kernel
+def _to_tt(value: int, ply: int) -> int:
+    """Mate scores are stored relative to the node (not the root), so a hit at another ply stays exact."""
+    if value > MATE - 1000:
+        return value + ply
+    if value < -MATE + 1000:
+        return value - ply
+    return value
+
+
+@_kernel
+def _from_tt(value: int, ply: int) -> int:
+    if value > MATE - 1000:
+        return value - ply
+    if value < -MATE + 1000:
+        return value + ply
+    return value
+
+
+# --------------------------------------------------------------------------------------------------- the model
+
+
+@_kernel
+def _result(s: Ints, t: Ints, c: Ints) -> int:
+    """The model's verdict on the position for "me": 1 won, -1 lost, 0 drawn, 2 going on (no move generation)."""
+    me = int(c[C_ME])
+    them = int(c[C_THEM])
+    escaped = int(s[ESCAPED])
+    if escaped != NONE:
+        return 1 if escaped == me else -1
+    mine = CAPTURED + KINDS * me
+    if s[mine + BLUE] >= t[T_BLUES + me]:
+        return -1
+    if s[mine + RED] >= t[T_REDS + me]:
+        return 1
+    theirs = CAPTURED + KINDS * them
+    known_red_taken = int(s[theirs + RED]) - int(c[C_RED_CAPTURED])
+    purple_taken = int(s[theirs + PURPLE])
+    reds = int(c[C_R0])
+    hidden_reds = reds - int(c[C_K0])
+    if known_red_taken + min(purple_taken, hidden_reds) >= reds:
+        return -1  # we may have taken their last red
+    if purple_taken >= c[C_P0] and c[C_B0] > 0:
+        return 1  # every purple piece is gone, and every blue was among them
+    if s[PLY] >= t[T_PLY_LIMIT]:
+        return 0
+    return 2
+
+
+@_kernel
+def _can_escape(s: Ints, t: Ints, side: int) -> bool:
+    """Whether ``side`` could escape at its turn: a blue on its exit (or, for the opponent, a purple piece)."""
+    on_exit = int(s[OCC0 + side] & t[T_EXITS + side])
+    return (on_exit & ~int(s[RED0 + side])) != 0
+
+
+@_kernel
+def _distance(t: Ints, side: int, square: int) -> int:
+    return int(t[T_DISTANCE + 64 * side + square])
+
+
+@_kernel
+def _nearest(t: Ints, pieces: int, side: int) -> int:
+    """The least distance of ``pieces`` to ``side``'s exits (99 when there is none)."""
+    best = 99
+    while pieces:
+        square = _ctz(pieces)
+        pieces &= pieces - 1
+        d = _distance(t, side, square)
+        if d < best:
+            best = d
+    return best
+
+
+@_kernel
+def _steps_to(t: Ints, pieces: int, target: int) -> int:
+    """The least Manhattan distance from ``pieces`` to the square ``target`` (99 when there is none)."""
+    width = int(t[T_WIDTH])
+    tx = target % width
+    ty = target // width
+    best = 99
+    while pieces:
+        square = _ctz(pieces)
+        pieces &= pieces - 1
+        d = abs(square % width - tx) + abs(square // width - ty)
+        if d < best:
+            best = d
+    return best
+
+
+@_kernel
+def _race(s: Ints, t: Ints, runner: int, runners: int, chasers: int, runner_to_move: bool) -> bool:
+    """Whether one of ``runners`` reaches an exit of ``runner`` and escapes before any of ``chasers`` can stand in
+    its way: strictly nearer that exit than every chaser once the tempo is counted."""
+    exits = int(t[T_EXITS + runner])
+    tempo = 0 if runner_to_move else 1
+    while exits:
+        exit_square = _ctz(exits)
+        exits &= exits - 1
+        mine = _steps_to(t, runners, exit_square)
+        if mine >= 99:
+            continue
+        theirs = _steps_to(t, chasers, exit_square)
+        if mine + tempo < theirs:
+            return True
+    return False
+
+
+@_kernel
+def _evaluate(s: Ints, t: Ints, c: Ints, w: Ints) -> int:
+    """The static value of a quiet position for "me" (see the weights' names)."""
+    me = int(c[C_ME])
+    them = int(c[C_THEM])
+    my_blue = int(s[BLUE0 + me])
+    my_red = int(s[RED0 + me])
+    my_all = int(s[OCC0 + me])
+    their_all = int(s[OCC0 + them])
+    their_purple = their_all & ~int(s[RED0 + them])
+    score = w[W_BLUE] * _popcount(my_blue)
+    score += w[W_RED_TAKEN] * s[CAPTURED + KINDS * me + RED]
+    # Captures made in the search, valued by the share of blues among the purple pieces at the root.
+    taken = int(s[CAPTURED + KINDS * them + PURPLE])
+    if taken and c[C_P0] > 0:
+        blue_share = c[C_B0] * 1000 // c[C_P0]
+        score += taken * (w[W_CAPTURE_BLUE] * blue_share - w[W_CAPTURE_RED] * (1000 - blue_share)) // 1000
+    # My race to the exits.
+    nearest = 99
+    total = 0
+    pieces = my_blue
+    while pieces:
+        square = _ctz(pieces)
+        pieces &= pieces - 1
+        d = _distance(t, me, square)
+        total += d
+        if d < nearest:
+            nearest = d
+    if nearest < 99:
+        score -= w[W_RACE_FIRST] * nearest + w[W_RACE] * (total - nearest)
+    pieces = my_red
+    while pieces:
+        square = _ctz(pieces)
+        pieces &= pieces - 1
+        score -= w[W_RED_ADVANCE] * _distance(t, me, square)
+    # Their purple pieces near their exits (my home corners), and my guards there.
+    corners = int(t[T_EXITS + them])
+    guarded = 0
+    while corners:
+        corner = _ctz(corners)
+        corners &= corners - 1
+        if (my_all & ((1 << corner) | int(t[T_NEIGHBOURS + corner]))) != 0:
+            guarded += 1
+    score += w[W_GUARD] * guarded
+    pieces = their_purple
+    while pieces:
+        square = _ctz(pieces)
+        pieces &= pieces - 1
+        d = _distance(t, them, square)
+        if d <= 1:
+            score -= w[W_DANGER_1]
+        elif d == 2:
+            score -= w[W_DANGER_2]
+        else:
+            score += w[W_DANGER_FAR] * d
+    my_turn = int(s[TURN]) == me
+    if my_blue and _race(s, t, me, my_blue, their_all, my_turn):
+        score += w[W_RACE_WON]
+    if their_purple and _race(s, t, them, their_purple, my_all, not my_turn):
+        score -= w[W_RACE_LOST]
+    return int(score)
+
+
+# --------------------------------------------------------------------------------------------------- ordering
+
+
+@_kernel
+def _order(
+    s: Ints,
+    t: Ints,
+    moves: Ints,
+    n: int,
+    scores: Ints,
+    tt_move: int,
+    killers: Ints,
+    ply: int,
+    history: Ints,
+) -> None:
+    """Score ``moves[:n]`` for ordering (highest first): the table's move, escapes, captures (pieces about to
+    escape first), killers, then history."""
+    side = int(s[TURN])
+    other = 1 - side
+    their = int(s[OCC0 + other])
+    for i in range(n):
+        move = moves[i]
+        dst = move >> SQUARE_BITS & SQUARE_MASK
+        if move == tt_move:
+            scores[i] = 1 << 40
+        elif dst == ESCAPE_DST:
+            scores[i] = 1 << 39
+        elif their & (1 << dst):
+            # Nearer its exit, more urgent: a piece on its exit escapes next.
+            scores[i] = (1 << 38) - _distance(t, other, dst)
+        elif move == killers[2 * ply] or move == killers[2 * ply + 1]:
+            scores[i] = 1 << 37
+        else:
+            scores[i] = history[side * 4096 + (move & 4095)]
+
+
+@_kernel
+def _pick(moves: Ints, scores: Ints, start: int, n: int) -> int:
+    """Selection sort one step: bring the best remaining move to ``start`` and return it."""
+    best = start
+    for i in range(start + 1, n):
+        if scores[i] > scores[best]:
+            best = i
+    if best != start:
+        moves[start], moves[best] = moves[best], moves[start]
+        scores[start], scores[best] = scores[best], scores[start]
+    return int(moves[start])
+
+
+# --------------------------------------------------------------------------------------------------- the search
+
+
+@_kernel
+def _negamax(
+    s: Ints,
+    t: Ints,
+    c: Ints,
+    w: Ints,
+    depth: int,
+    alpha: int,
+    beta: int,
+    ply: int,
+    extension: int,
+    tt_keys: Ints,
+    tt_data: Ints,
+    killers: Ints,
+    history: Ints,
+    move_stack: Ints,
+    score_stack: Ints,
+) -> int:
+    c[C_NODES] += 1
+    if ply > c[C_SELDEPTH]:
+        c[C_SELDEPTH] = ply
+    if c[C_NODES] >= c[C_MAX_NODES]:
+        c[C_ABORT] = 1
+        return 0
+    me = int(c[C_ME])
+    side = int(s[TURN])
+    sign = 1 if side == me else -1
+    result = _result(s, t, c)
+    if result != 2:
+        if result == 0:
+            return 0
+        return sign * result * (MATE - ply)
+    if _can_escape(s, t, side):
+        return MATE - ply - 1  # the side to move escapes now
+    # Facing an escape next turn: the only answer is a capture of that piece, so look one ply further.
+    threatened = _can_escape(s, t, 1 - side)
+    if threatened and depth <= 0 and extension < c[C_MAX_EXTENSION]:
+        depth = 1
+        extension += 1
+    if depth <= 0 or ply >= MAX_PLY - 1:
+        return sign * _evaluate(s, t, c, w)
+    key = int(s[HASH])
+    slot = key & (len(tt_keys) - 1)
+    tt_move = -1
+    if tt_keys[slot] == key:
+        data = int(tt_data[slot])
+        tt_move = (data >> 42 & 0x3FFF) - 1
+        stored_depth = (data >> 32 & 0xFF) - 1
+        if stored_depth >= depth:
+            value = _from_tt((data & 0xFFFFFFFF) - (1 << 31), ply)
+            bound = data >> 40 & 3
+            if bound == _EXACT:
+                return value
+            if bound == _LOWER and value >= beta:
+                return value
+            if bound == _UPPER and value <= alpha:
+                return value
+    moves = move_stack[ply]
+    scores = score_stack[ply]
+    n = gen_moves(s, t, moves)
+    if n == 0:
+        return -(MATE - ply)  # no legal move loses
+    _order(s, t, moves, n, scores, tt_move, killers, ply, history)
+    original_alpha = alpha
+    best = -INF
+    best_move = -1
+    as_purple = int(np.int64(PURPLE))
+    for i in range(n):
+        move = _pick(moves, scores, i, n)
+        undo = make(s, t, move, as_purple)
+        value = -_negamax(
+            s,
+            t,
+            c,
+            w,
+            depth - 1,
+            -beta,
+            -alpha,
+            ply + 1,
+            extension,
+            tt_keys,
+            tt_data,
+            killers,
+            history,
+            move_stack,
+            score_stack,
+        )
+        unmake(s, t, move, undo)
+        if c[C_ABORT]:
+            return 0
+        if value > best:
+            best = value
+            best_move = move
+        if value > alpha:
+            alpha = value
+        if alpha >= beta:
+            dst = move >> SQUARE_BITS & SQUARE_MASK
+            if not (int(s[OCC0 + 1 - side]) & (1 << dst)) and dst != ESCAPE_DST:
+                if killers[2 * ply] != move:
+                    killers[2 * ply + 1] = killers[2 * ply]
+                    killers[2 * ply] = move
+                history[side * 4096 + (move & 4095)] += depth * depth
+            break
+    bound = _EXACT
+    if best <= original_alpha:
+        bound = _UPPER
+    elif best >= beta:
+        bound = _LOWER
+    tt_keys[slot] = key
+    tt_data[slot] = _tt_pack(_to_tt(best, ply), depth, bound, best_move)
+    return best
+
+
+def search_root(
+    s: Ints,
+    t: Ints,
+    c: Ints,
+    w: Ints,
+    depth: int,
+    tt_keys: Ints,
+    tt_data: Ints,
+    killers: Ints,
+    history: Ints,
+    move_stack: Ints,
+    score_stack: Ints,
+    root_moves: Ints,
+    root_values: Ints,
+) -> int:
+    """One iteration at ``depth``: every root move's value for "me" (``root_values``, aligned with ``root_moves``,
+    which the caller fills and which this sorts best first for the next iteration). Returns the number of root
+    moves searched completely (fewer than all when the node budget ran out).
+
+    Plain Python on purpose: numba's disk cache cannot hold a compiled function that calls a recursive one (it
+    loads it broken, and the process dies), so the root loop calls the recursive search from here. It costs a
+    few microseconds per root move.
+    """
+    n = 0
+    while n < MAX_MOVES and root_moves[n] >= 0:
+        n += 1
+    best = -INF
+    margin = int(c[C_MARGIN])
+    done = 0
+    for i in range(n):
+        move = int(root_moves[i])
+        undo = make(s, t, move, PURPLE)
+        # A move more than ``margin`` below the best so far fails low (only its bound is known): it will not be
+        # played. The ones within the margin get exact values, so the player can choose among near-equals.
+        floor = -INF if best == -INF else best - margin - 1
+        value = -_negamax(
+            s, t, c, w, depth - 1, -INF, -floor, 1, 0, tt_keys, tt_data, killers, history, move_stack, score_stack
+        )
+        unmake(s, t, move, undo)
+        if c[C_ABORT]:
+            break
+        root_values[i] = value
+        done += 1
+        best = max(best, value)
+    # Best first, stable: the next iteration searches the likely best move first and fills the table for it.
+    order = sorted(range(done), key=lambda i: -int(root_values[i]))
+    root_moves[:done] = root_moves[order]
+    root_values[:done] = root_values[order]
+    return done
+
+
+def new_context(tt_bits: int = TT_BITS) -> dict[str, Any]:
+    """The arrays one searcher keeps between its searches, in ``search_root``'s order: the transposition table
+    (``2 ** tt_bits`` entries; the search reads its size from the array), killers, history and move stacks."""
+    return {
+        "tt_keys": np.zeros(1 << tt_bits, dtype=np.int64),
+        "tt_data": np.zeros(1 << tt_bits, dtype=np.int64),
+        "killers": np.full(2 * MAX_PLY, -1, dtype=np.int64),
+        "history": np.zeros(2 * 4096, dtype=np.int64),
+        "move_stack": np.zeros((MAX_PLY, MAX_MOVES), dtype=np.int64),
+        "score_stack": np.zeros((MAX_PLY, MAX_MOVES), dtype=np.int64),
+    }
+
+
+_WARM = False
+
+
+def warm_up() -> float:
+    """Compile (or load from the disk cache) the search and the kernels it calls; seconds taken. A searcher calls
+    it before its first decision, so that no decision pays for compilation."""
+    global _WARM
+    started = time.perf_counter()
+    if _WARM:
+        return 0.0
+    from core.game import Side
+    from core.geister import VARIANTS, GeisterState
+    from solvers.geister_engine import convert
+    from solvers.geister_engine.tables import tables
+
+    state = GeisterState.from_setups(VARIANTS["mini-geister"], "BR", "RB")
+    t = tables(state.variant)
+    s = convert.from_view(state.view(Side.P1), purple_escapes=True)
+    c = np.zeros(C_SIZE, dtype=np.int64)
+    c[C_ME], c[C_THEM], c[C_R0], c[C_B0], c[C_P0] = 0, 1, 1, 1, 2
+    c[C_MAX_NODES] = 1_000
+    arrays = new_context(tt_bits=10)
+    moves = np.full(MAX_MOVES + 1, -1, dtype=np.int64)
+    n = gen_moves(s, t, moves)
+    moves[n:] = -1
+    values = np.zeros(MAX_MOVES + 1, dtype=np.int64)
+    search_root(
+        s,
+        t,
+        c,
+        DEFAULT_WEIGHTS,
+        2,
+        arrays["tt_keys"],
+        arrays["tt_data"],
+        arrays["killers"],
+        arrays["history"],
+        arrays["move_stack"],
+        arrays["score_stack"],
+        moves,
+        values,
+    )
+    _WARM = True
+    return time.perf_counter() - started

@@ -1,0 +1,246 @@
+"""``purple``: a contest-style alpha-beta player for the Geister family, on the compiled engine.
+
+The search is ``solvers.geister_engine.search`` (the purple-piece model of Kawakami and Hashimoto, as the GAT 2020
+winner plays it, with iterative deepening, a transposition table, move ordering and an escape-threat extension).
+This module is the player around it:
+
+* the model's inputs from the view: our colours, the opponent's pieces purple except the ones proven red
+  (``solvers.colour_evidence``), and the counts of reds and blues the captures have revealed;
+* time: iterative deepening, each iteration given the nodes the time left allows at the speed measured so far; a
+  new iteration starts only when it is likely to finish;
+* the choice: the best root move; ties (moves within ``MARGIN`` of the best) are broken at random with the
+  player's own generator, so that its play does not give its colours away by always choosing the same way;
+* set-up: random (``random_setup``).
+
+It is the sparring partner the strongest AI must beat, and a player of its own in the arena and the app.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from core.geister import Colour, GeisterView, Setup
+from core.notation import Move
+from solvers.baselines import random_setup
+from solvers.colour_evidence import proven_reds
+from solvers.geister_engine import convert
+from solvers.geister_engine.layout import MAX_MOVES
+from solvers.geister_engine.tables import tables
+from solvers.players import Limit
+
+__all__ = ["PurplePlayer", "SearchReport"]
+
+Ints = npt.NDArray[np.int64]
+
+#: The budget when the caller gives none: the contest programs' usual fraction of a second.
+DEFAULT_TIME = 0.5
+#: Root moves whose values are within this of the best are equally good to the player: one is drawn at random.
+MARGIN = 4
+#: No search goes deeper than this (the engine's stacks are sized for it, with room for extensions).
+MAX_DEPTH = 40
+#: Search nodes per playout of a playout budget: about what one playout costs the engine, measured
+#: (``benchmarks/geister_engine.py``: ~34 million nodes and ~250,000 random playouts a second on one core).
+NODES_PER_PLAYOUT = 100
+
+
+@dataclass(frozen=True)
+class SearchReport:
+    """One iteration of the search: what it found and what it cost (picklable, for the advice process)."""
+
+    depth: int
+    #: Root moves, best first, with their values for the player (``MATE - plies`` for a proven win).
+    moves: tuple[tuple[Move, int], ...]
+    best: Move
+    nodes: int
+    seldepth: int
+    elapsed: float
+    final: bool = False
+    #: The opponent's pieces (slots) the model treats as proven red.
+    proven_red: frozenset[int] = field(default_factory=frozenset)
+
+    @property
+    def value(self) -> int:
+        return self.moves[0][1]
+
+
+def _context(view: GeisterView, red_slots: set[int]) -> Ints:
+    from solvers.geister_engine import search as sr
+
+    me, them = view.viewer, view.viewer.other
+    variant = view.variant
+    reds_captured = sum(1 for p in view.captured if p.side is them and p.colour is Colour.RED)
+    blues_captured = sum(1 for p in view.captured if p.side is them and p.colour is Colour.BLUE)
+    on_board = [piece for _, piece in view.pieces(them)]
+    c = np.zeros(sr.C_SIZE, dtype=np.int64)
+    c[sr.C_ME], c[sr.C_THEM] = int(me), int(them)
+    c[sr.C_R0] = variant.reds[them] - reds_captured
+    c[sr.C_B0] = variant.blues[them] - blues_captured
+    c[sr.C_K0] = sum(1 for piece in on_board if piece.slot in red_slots)
+    c[sr.C_P0] = len(on_board) - int(c[sr.C_K0])
+    c[sr.C_RED_CAPTURED] = reds_captured
+    c[sr.C_MAX_EXTENSION] = 4
+    c[sr.C_MARGIN] = MARGIN
+    return c
+
+
+class PurplePlayer:
+    """Alpha-beta over purple pieces (see the module docstring)."""
+
+    name = "purple"
+
+    def __init__(self, weights: Ints | None = None) -> None:
+        from solvers.geister_engine import search as sr
+
+        self.weights = sr.DEFAULT_WEIGHTS.copy() if weights is None else np.asarray(weights, dtype=np.int64)
+        self._arrays: dict[str, Any] | None = None
+        sr.warm_up()  # compiled (or loaded) before the first decision, not during it
+
+    def choose(self, view: GeisterView, rng: random.Random, limit: Limit | None = None) -> Setup | Move:
+        if view.phase == "setup":
+            return random_setup(view.variant, view.viewer, rng)
+        *_, final = self.analyse(view, limit, rng)
+        return final.best
+
+    def _red_slots(self, view: GeisterView) -> set[int]:
+        """The opponent pieces the model takes as red: the proven ones (hard evidence only)."""
+        return proven_reds(view)
+
+    def analyse(self, view: GeisterView, limit: Limit | None, rng: random.Random) -> Iterator[SearchReport]:
+        """One report per completed iteration of the deepening search; the last has ``final=True``."""
+        from solvers.geister_engine import kernel
+        from solvers.geister_engine import search as sr
+
+        if not view.my_turn:
+            raise ValueError(f"it is not {view.viewer}'s turn to move")
+        started = time.perf_counter()
+        variant = view.variant
+        t = tables(variant)
+        red_slots = self._red_slots(view)
+        colours = dict.fromkeys(red_slots, Colour.RED)
+        s = convert.from_view(view, colours, purple_escapes=True)
+        c = _context(view, red_slots)
+        if self._arrays is None:
+            self._arrays = sr.new_context()
+        arrays = self._arrays
+        arrays["killers"].fill(-1)
+        arrays["history"] //= 8  # old history still orders, but the new search soon outweighs it
+        moves = np.full(MAX_MOVES + 1, -1, dtype=np.int64)
+        n = kernel.gen_moves(s, t, moves)
+        if n == 0:
+            raise ValueError(f"{view.viewer} has no legal move")
+        moves[n:] = -1
+        values = np.zeros(MAX_MOVES + 1, dtype=np.int64)
+        seconds = _seconds(limit)
+        fixed_depth = limit.iterations if limit is not None and limit.iterations else None
+        # A playout budget (the arena's reproducible unit) becomes a node budget: the same nodes on any machine.
+        node_budget = limit.playouts * NODES_PER_PLAYOUT if limit is not None and limit.playouts else None
+        deadline = started + seconds
+        nodes_before = 0
+        last: SearchReport | None = None
+        depth = 0
+        proven = frozenset(red_slots)
+        while depth < MAX_DEPTH:
+            depth += 1
+            now = time.perf_counter()
+            if fixed_depth is not None:
+                if depth > fixed_depth:
+                    break
+                c[sr.C_MAX_NODES] = 1 << 62
+            elif node_budget is not None:
+                if c[sr.C_NODES] >= node_budget:
+                    break
+                c[sr.C_MAX_NODES] = node_budget
+            else:
+                left = deadline - now
+                if left <= 0:
+                    break
+                speed = nodes_before / max(now - started, 1e-3) if nodes_before else 200_000.0
+                c[sr.C_MAX_NODES] = int(c[sr.C_NODES]) + max(int(speed * left), 1_000)
+            c[sr.C_ABORT] = 0
+            done = sr.search_root(
+                s,
+                t,
+                c,
+                self.weights,
+                depth,
+                arrays["tt_keys"],
+                arrays["tt_data"],
+                arrays["killers"],
+                arrays["history"],
+                arrays["move_stack"],
+                arrays["score_stack"],
+                moves,
+                values,
+            )
+            nodes_before = int(c[sr.C_NODES])
+            if done == 0:
+                break  # not one root move finished: the previous iteration stands
+            ranked = tuple((convert.decode_move(variant, int(moves[i])), int(values[i])) for i in range(done))
+            last = SearchReport(
+                depth,
+                ranked,
+                _pick(ranked, rng),
+                nodes_before,
+                int(c[sr.C_SELDEPTH]),
+                time.perf_counter() - started,
+                False,
+                proven,
+            )
+            yield last
+            if done < n or abs(ranked[0][1]) > sr.MATE - 1000:
+                break  # the budget ran out in this iteration, or the result is proven
+            if fixed_depth is None and node_budget is None:
+                spent = time.perf_counter() - started
+                # The next iteration costs a few times this one: start it only if it can likely finish.
+                if spent * 3 > seconds:
+                    break
+        if last is None:  # no iteration finished at all (a tiny budget): depth 1 with no limit
+            c[sr.C_MAX_NODES] = 1 << 62
+            c[sr.C_ABORT] = 0
+            done = sr.search_root(
+                s,
+                t,
+                c,
+                self.weights,
+                1,
+                arrays["tt_keys"],
+                arrays["tt_data"],
+                arrays["killers"],
+                arrays["history"],
+                arrays["move_stack"],
+                arrays["score_stack"],
+                moves,
+                values,
+            )
+            ranked = tuple((convert.decode_move(variant, int(moves[i])), int(values[i])) for i in range(done))
+            last = SearchReport(1, ranked, _pick(ranked, rng), int(c[sr.C_NODES]), 1, 0.0, False, proven)
+        yield SearchReport(
+            last.depth,
+            last.moves,
+            last.best,
+            int(c[sr.C_NODES]),
+            int(c[sr.C_SELDEPTH]),
+            time.perf_counter() - started,
+            True,
+            proven,
+        )
+
+
+def _seconds(limit: Limit | None) -> float:
+    if limit is not None and limit.time:
+        return float(limit.time)
+    return DEFAULT_TIME
+
+
+def _pick(ranked: tuple[tuple[Move, int], ...], rng: random.Random) -> Move:
+    """One of the moves within ``MARGIN`` of the best, at random (a proven result is never traded for a tie)."""
+    best = ranked[0][1]
+    near = [move for move, value in ranked if value >= best - MARGIN]
+    return rng.choice(near) if len(near) > 1 else ranked[0][0]
