@@ -17,6 +17,7 @@ letter, never from anything hidden), and is a fresh instance per game (UPP's bel
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
@@ -80,6 +81,22 @@ class GameResult:
     reason: str
     a_side: Side
     first: Side
+
+
+#: How a game ended, by the words of its reason (``core.geister``'s outcomes): what a match's summary counts.
+ENDINGS = (
+    ("escape", "escaped"),
+    ("blues taken", "blue pieces"),
+    ("reds taken", "red pieces"),
+    ("no move", "no legal move"),
+    ("ply limit", "plies"),
+)
+
+
+def ending(reason: str) -> str:
+    """``escape``, ``blues taken`` (the winner took every blue), ``reds taken`` (the loser took every red: lured),
+    ``no move``, ``ply limit``, or ``other`` (the games without a board)."""
+    return next((name for name, words in ENDINGS if words in reason), "other")
 
 
 def _labels(names: tuple[str, str]) -> tuple[str, str]:
@@ -201,6 +218,7 @@ class MatchResult:
                 "ci95": [round(lo, 4), round(hi, 4)],
                 "mean_score": round(self.mean_score(who), 4),
                 "mean_score_ci95": [round(score_lo, 4), round(score_hi, 4)],
+                "won_by": dict(Counter(ending(r.reason) for r in self.results if r.winner == who)),
             }
         result: dict[str, Any] = {"game": self.game, "games": self.games}
         if self.limit.time is not None:

@@ -138,6 +138,13 @@ PLAYERS: dict[str, PlayerEntry] = _entries(
         {"geister": "solvers.purple:PurplePlayer"},
     ),
     PlayerEntry(
+        "bayes",
+        "purple-piece alpha-beta that also weighs what the opponent's moves say about its colours",
+        GEISTER_FAMILY,
+        "search",
+        {"geister": "solvers.bayes:BayesPlayer"},
+    ),
+    PlayerEntry(
         "nash",
         "the Nash equilibrium (Tanaka & Takaoka): never looks at its own colours; average payoff >= 0",
         ("mini-geister",),

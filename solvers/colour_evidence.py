@@ -24,6 +24,7 @@ __all__ = ["Turn", "opponent_turns", "proven_reds"]
 class Turn:
     """One of the opponent's turns: where its pieces stood (slot -> square), where ours stood, and its move."""
 
+    mover: Side
     theirs: dict[int, Square]
     ours: dict[int, Square]
     move: Move
@@ -47,7 +48,7 @@ def opponent_turns(view: GeisterView) -> Iterator[Turn]:
         if mover is them:
             theirs = {piece.slot: square for square, piece in state.pieces() if piece.side is them}
             ours = {piece.slot: square for square, piece in state.pieces() if piece.side is not them}
-            yield Turn(theirs, ours, move, state.ply)
+            yield Turn(them, theirs, ours, move, state.ply)
         state.push(move)
 
 

@@ -6,7 +6,8 @@ This module is the player around it:
 
 * the model's inputs from the view: our colours, the opponent's pieces purple except the ones proven red
   (``solvers.colour_evidence``), and the counts of reds and blues the captures have revealed;
-* time: iterative deepening, each iteration given the nodes the time left allows at the speed measured so far; a
+* time: iterative deepening, each iteration given the nodes the time left allows at the search's speed (measured
+  over this search once it has run long enough to tell, else over the player's earlier searches); a
   new iteration starts only when it is likely to finish;
 * the choice: the best root move; ties (moves within ``MARGIN`` of the best) are broken at random with the
   player's own generator, so that its play does not give its colours away by always choosing the same way;
@@ -48,6 +49,11 @@ MAX_DEPTH = 40
 #: Search nodes per playout of a playout budget: about what one playout costs the engine, measured
 #: (``benchmarks/geister_engine.py``: ~34 million nodes and ~250,000 random playouts a second on one core).
 NODES_PER_PLAYOUT = 100
+#: Search speed assumed before any search has been measured (nodes a second; the engine does 2-3 million on one
+#: core of the reference machine, so this errs on the side of finishing early), and the running time after which
+#: a search's own speed is trusted.
+FIRST_SPEED = 1_000_000.0
+SPEED_SAMPLE = 0.02
 
 
 @dataclass(frozen=True)
@@ -62,7 +68,7 @@ class SearchReport:
     seldepth: int
     elapsed: float
     final: bool = False
-    #: The opponent's pieces (slots) the model treats as proven red.
+    #: The opponent's pieces (slots) the model takes as red.
     proven_red: frozenset[int] = field(default_factory=frozenset)
 
     @property
@@ -70,7 +76,8 @@ class SearchReport:
         return self.moves[0][1]
 
 
-def _context(view: GeisterView, red_slots: set[int]) -> Ints:
+def _context(view: GeisterView, kinds: dict[int, Colour], chance: bool = False) -> Ints:
+    """The search's context for ``view``, the opponent pieces of ``kinds`` taken as that colour (the rest purple)."""
     from solvers.geister_engine import search as sr
 
     me, them = view.viewer, view.viewer.other
@@ -78,13 +85,18 @@ def _context(view: GeisterView, red_slots: set[int]) -> Ints:
     reds_captured = sum(1 for p in view.captured if p.side is them and p.colour is Colour.RED)
     blues_captured = sum(1 for p in view.captured if p.side is them and p.colour is Colour.BLUE)
     on_board = [piece for _, piece in view.pieces(them)]
+    taken_red = sum(1 for piece in on_board if kinds.get(piece.slot) is Colour.RED)
+    taken_blue = sum(1 for piece in on_board if kinds.get(piece.slot) is Colour.BLUE)
     c = np.zeros(sr.C_SIZE, dtype=np.int64)
     c[sr.C_ME], c[sr.C_THEM] = int(me), int(them)
     c[sr.C_R0] = variant.reds[them] - reds_captured
     c[sr.C_B0] = variant.blues[them] - blues_captured
-    c[sr.C_K0] = sum(1 for piece in on_board if piece.slot in red_slots)
-    c[sr.C_P0] = len(on_board) - int(c[sr.C_K0])
+    c[sr.C_K0] = taken_red
+    c[sr.C_P0] = len(on_board) - taken_red - taken_blue
     c[sr.C_RED_CAPTURED] = reds_captured
+    c[sr.C_BLUE_CAPTURED] = blues_captured
+    c[sr.C_CHANCE] = int(chance)
+    c[sr.C_SALT] = sr.model_salt(c)
     c[sr.C_MAX_EXTENSION] = 4
     c[sr.C_MARGIN] = MARGIN
     return c
@@ -100,6 +112,8 @@ class PurplePlayer:
 
         self.weights = sr.DEFAULT_WEIGHTS.copy() if weights is None else np.asarray(weights, dtype=np.int64)
         self._arrays: dict[str, Any] | None = None
+        #: Nodes a second, measured over earlier searches (a first guess until one has run long enough).
+        self._speed = FIRST_SPEED
         sr.warm_up()  # compiled (or loaded) before the first decision, not during it
 
     def choose(self, view: GeisterView, rng: random.Random, limit: Limit | None = None) -> Setup | Move:
@@ -108,9 +122,18 @@ class PurplePlayer:
         *_, final = self.analyse(view, limit, rng)
         return final.best
 
-    def _red_slots(self, view: GeisterView) -> set[int]:
-        """The opponent pieces the model takes as red: the proven ones (hard evidence only)."""
-        return proven_reds(view)
+    #: Weigh captures and escapes of purple pieces by their chance of being blue (``probabilities``) instead of
+    #: taking the worst case.
+    CHANCE = False
+
+    def kinds(self, view: GeisterView) -> dict[int, Colour]:
+        """The opponent pieces (slots) the model takes as red or blue instead of purple: here the proven reds
+        (hard evidence only, as the contest programs do)."""
+        return dict.fromkeys(proven_reds(view), Colour.RED)
+
+    def probabilities(self, view: GeisterView) -> Ints:
+        """Each opponent piece's chance of being blue, in thousandths, by square (read only when ``CHANCE``)."""
+        return np.full(64, 1000, dtype=np.int64)
 
     def analyse(self, view: GeisterView, limit: Limit | None, rng: random.Random) -> Iterator[SearchReport]:
         """One report per completed iteration of the deepening search; the last has ``final=True``."""
@@ -122,10 +145,10 @@ class PurplePlayer:
         started = time.perf_counter()
         variant = view.variant
         t = tables(variant)
-        red_slots = self._red_slots(view)
-        colours = dict.fromkeys(red_slots, Colour.RED)
-        s = convert.from_view(view, colours, purple_escapes=True)
-        c = _context(view, red_slots)
+        kinds = self.kinds(view)
+        s = convert.from_view(view, kinds, purple_escapes=True)
+        c = _context(view, kinds, self.CHANCE)
+        prob = self.probabilities(view)
         if self._arrays is None:
             self._arrays = sr.new_context()
         arrays = self._arrays
@@ -145,7 +168,7 @@ class PurplePlayer:
         nodes_before = 0
         last: SearchReport | None = None
         depth = 0
-        proven = frozenset(red_slots)
+        proven = frozenset(slot for slot, colour in kinds.items() if colour is Colour.RED)
         while depth < MAX_DEPTH:
             depth += 1
             now = time.perf_counter()
@@ -161,7 +184,10 @@ class PurplePlayer:
                 left = deadline - now
                 if left <= 0:
                     break
-                speed = nodes_before / max(now - started, 1e-3) if nodes_before else 200_000.0
+                # A few milliseconds say little about the speed (the first iterations are tiny and call overhead
+                # dominates): trust this search's own figure only once it has run for a while.
+                spent = now - started
+                speed = nodes_before / spent if spent >= SPEED_SAMPLE else self._speed
                 c[sr.C_MAX_NODES] = int(c[sr.C_NODES]) + max(int(speed * left), 1_000)
             c[sr.C_ABORT] = 0
             done = sr.search_root(
@@ -169,6 +195,7 @@ class PurplePlayer:
                 t,
                 c,
                 self.weights,
+                prob,
                 depth,
                 arrays["tt_keys"],
                 arrays["tt_data"],
@@ -209,6 +236,7 @@ class PurplePlayer:
                 t,
                 c,
                 self.weights,
+                prob,
                 1,
                 arrays["tt_keys"],
                 arrays["tt_data"],
@@ -221,15 +249,11 @@ class PurplePlayer:
             )
             ranked = tuple((convert.decode_move(variant, int(moves[i])), int(values[i])) for i in range(done))
             last = SearchReport(1, ranked, _pick(ranked, rng), int(c[sr.C_NODES]), 1, 0.0, False, proven)
+        elapsed = time.perf_counter() - started
+        if elapsed >= SPEED_SAMPLE:
+            self._speed = int(c[sr.C_NODES]) / elapsed
         yield SearchReport(
-            last.depth,
-            last.moves,
-            last.best,
-            int(c[sr.C_NODES]),
-            int(c[sr.C_SELDEPTH]),
-            time.perf_counter() - started,
-            True,
-            proven,
+            last.depth, last.moves, last.best, int(c[sr.C_NODES]), int(c[sr.C_SELDEPTH]), elapsed, True, proven
         )
 
 
@@ -240,7 +264,12 @@ def _seconds(limit: Limit | None) -> float:
 
 
 def _pick(ranked: tuple[tuple[Move, int], ...], rng: random.Random) -> Move:
-    """One of the moves within ``MARGIN`` of the best, at random (a proven result is never traded for a tie)."""
+    """One of the moves within ``MARGIN`` of the best, at random; but a proven win is taken by its shortest way
+    (a win in one ply is an escape: never traded for a longer win that a wrong belief might spoil)."""
+    from solvers.geister_engine.search import MATE
+
     best = ranked[0][1]
+    if abs(best) > MATE - 1000:
+        return ranked[0][0]
     near = [move for move, value in ranked if value >= best - MARGIN]
     return rng.choice(near) if len(near) > 1 else ranked[0][0]

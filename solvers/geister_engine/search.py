@@ -58,8 +58,12 @@ __all__ = [
     "DEFAULT_WEIGHTS",
     "MATE",
     "MAX_PLY",
+    "NO_ORDERING",
+    "NO_PRUNING",
+    "NO_TABLE",
     "TT_BITS",
     "W_SIZE",
+    "model_salt",
     "new_context",
     "search_root",
     "warm_up",
@@ -83,7 +87,7 @@ C_R0 = 2
 C_B0 = 3
 C_K0 = 4
 C_P0 = 5
-#: Their reds captured before the root (the engine's count includes them).
+#: Their reds and blues captured before the root (the engine's counts include them).
 C_RED_CAPTURED = 6
 C_NODES = 7
 C_MAX_NODES = 8
@@ -94,7 +98,21 @@ C_SELDEPTH = 10
 C_MAX_EXTENSION = 11
 #: Root moves within this of the best get exact values (the player may choose among them); the others a bound.
 C_MARGIN = 12
-C_SIZE = 13
+C_BLUE_CAPTURED = 13
+#: Features switched off (``NO_TABLE``, ``NO_ORDERING``, ``NO_PRUNING``): for the tests (plain minimax must agree)
+#: and for the benchmark's baseline (the contest programs' plain negamax).
+C_FLAGS = 14
+#: Mixed into every table key: a digest of the model (the counts above). Entries stored under another model
+#: (before a capture revealed a colour, or a piece was proven red) then miss instead of answering wrongly.
+C_SALT = 15
+#: 1: weigh captures and escapes of purple pieces by their chance of being blue (``prob``, thousandths by square)
+#: instead of taking the worst case (``bayes``); 0: the worst case (``purple``).
+C_CHANCE = 16
+C_SIZE = 17
+
+NO_TABLE = 1
+NO_ORDERING = 2
+NO_PRUNING = 4
 
 # ---- evaluation weights (from "me"'s side)
 #: Each of my blue pieces on the board.
@@ -170,15 +188,18 @@ def _result(s: Ints, t: Ints, c: Ints) -> int:
         return -1
     if s[mine + RED] >= t[T_REDS + me]:
         return 1
+    # The model's opponent pieces: known (or taken as) red, taken as blue, and purple. The purple ones at the
+    # root hold the reds not known: captures of them count as red first (the worst case), as blue after.
     theirs = CAPTURED + KINDS * them
-    known_red_taken = int(s[theirs + RED]) - int(c[C_RED_CAPTURED])
+    red_taken = int(s[theirs + RED]) - int(c[C_RED_CAPTURED])
+    blue_taken = int(s[theirs + BLUE]) - int(c[C_BLUE_CAPTURED])
     purple_taken = int(s[theirs + PURPLE])
     reds = int(c[C_R0])
     hidden_reds = reds - int(c[C_K0])
-    if known_red_taken + min(purple_taken, hidden_reds) >= reds:
+    if red_taken + min(purple_taken, hidden_reds) >= reds:
         return -1  # we may have taken their last red
-    if purple_taken >= c[C_P0] and c[C_B0] > 0:
-        return 1  # every purple piece is gone, and every blue was among them
+    if c[C_B0] > 0 and blue_taken + max(0, purple_taken - hidden_reds) >= c[C_B0]:
+        return 1  # every blue is taken, however the purple ones were coloured
     if s[PLY] >= t[T_PLY_LIMIT]:
         return 0
     return 2
@@ -244,7 +265,7 @@ def _race(s: Ints, t: Ints, runner: int, runners: int, chasers: int, runner_to_m
 
 
 @_kernel
-def _evaluate(s: Ints, t: Ints, c: Ints, w: Ints) -> int:
+def _evaluate(s: Ints, t: Ints, c: Ints, w: Ints, prob: Ints) -> int:
     """The static value of a quiet position for "me" (see the weights' names)."""
     me = int(c[C_ME])
     them = int(c[C_THEM])
@@ -255,11 +276,15 @@ def _evaluate(s: Ints, t: Ints, c: Ints, w: Ints) -> int:
     their_purple = their_all & ~int(s[RED0 + them])
     score = w[W_BLUE] * _popcount(my_blue)
     score += w[W_RED_TAKEN] * s[CAPTURED + KINDS * me + RED]
-    # Captures made in the search, valued by the share of blues among the purple pieces at the root.
-    taken = int(s[CAPTURED + KINDS * them + PURPLE])
+    # Captures made in the search: purple ones valued by the share of blues among the purple pieces at the root,
+    # the others by their colour.
+    theirs = CAPTURED + KINDS * them
+    taken = int(s[theirs + PURPLE])
     if taken and c[C_P0] > 0:
         blue_share = c[C_B0] * 1000 // c[C_P0]
         score += taken * (w[W_CAPTURE_BLUE] * blue_share - w[W_CAPTURE_RED] * (1000 - blue_share)) // 1000
+    score += w[W_CAPTURE_BLUE] * (int(s[theirs + BLUE]) - int(c[C_BLUE_CAPTURED]))
+    score -= w[W_CAPTURE_RED] * (int(s[theirs + RED]) - int(c[C_RED_CAPTURED]))
     # My race to the exits.
     nearest = 99
     total = 0
@@ -287,15 +312,18 @@ def _evaluate(s: Ints, t: Ints, c: Ints, w: Ints) -> int:
         if (my_all & ((1 << corner) | int(t[T_NEIGHBOURS + corner]))) != 0:
             guarded += 1
     score += w[W_GUARD] * guarded
+    chance = c[C_CHANCE] != 0
     pieces = their_purple
     while pieces:
         square = _ctz(pieces)
         pieces &= pieces - 1
         d = _distance(t, them, square)
+        # A piece is as dangerous as it is likely to be blue (the worst case: fully).
+        scale = int(prob[square]) if chance else 1000
         if d <= 1:
-            score -= w[W_DANGER_1]
+            score -= w[W_DANGER_1] * scale // 1000
         elif d == 2:
-            score -= w[W_DANGER_2]
+            score -= w[W_DANGER_2] * scale // 1000
         else:
             score += w[W_DANGER_FAR] * d
     my_turn = int(s[TURN]) == me
@@ -359,11 +387,34 @@ def _pick(moves: Ints, scores: Ints, start: int, n: int) -> int:
 
 
 @_kernel
+def _weigh(blue_value: int, red_value: int, blue_share: int) -> int:
+    """A chance node's value: ``blue_share`` thousandths of ``blue_value``, the rest of ``red_value``."""
+    return (blue_share * blue_value + (1000 - blue_share) * red_value) // 1000
+
+
+@_kernel
+def _window_low(alpha: int, other: int, other_share: int, share: int) -> int:
+    """The lowest value a chance node's child (weight ``share``) can take for the node to beat ``alpha`` when its
+    other child (weight ``other_share``) is worth ``other``; one below, so that integer rounding errs wide."""
+    low = (1000 * alpha - other_share * other) // share - 1
+    return max(low, -INF)
+
+
+@_kernel
+def _window_high(beta: int, other: int, other_share: int, share: int) -> int:
+    """The value above which a chance node's child makes the node reach ``beta`` (see ``_window_low``)."""
+    high = -((other_share * other - 1000 * beta) // share) + 1
+    return min(high, INF)
+
+
+
+@_kernel
 def _negamax(
     s: Ints,
     t: Ints,
     c: Ints,
     w: Ints,
+    prob: Ints,
     depth: int,
     alpha: int,
     beta: int,
@@ -383,6 +434,7 @@ def _negamax(
         c[C_ABORT] = 1
         return 0
     me = int(c[C_ME])
+    them = int(c[C_THEM])
     side = int(s[TURN])
     sign = 1 if side == me else -1
     result = _result(s, t, c)
@@ -390,19 +442,30 @@ def _negamax(
         if result == 0:
             return 0
         return sign * result * (MATE - ply)
+    chance = c[C_CHANCE] != 0
+    # A purple piece of theirs on its exit, their turn: it escapes if it is blue. Worst case: it is. With beliefs:
+    # a chance node, ``escape`` thousandths of winning at once, the rest the best of their other moves.
+    escape = 0
     if _can_escape(s, t, side):
-        return MATE - ply - 1  # the side to move escapes now
+        if not chance or side == me:
+            return MATE - ply - 1  # the side to move escapes now
+        escapers = int(s[OCC0 + side] & t[T_EXITS + side]) & ~int(s[RED0 + side])
+        escape = 1000 if _popcount(escapers) > 1 else int(prob[_ctz(escapers)])
+        if escape >= 1000:
+            return MATE - ply - 1
     # Facing an escape next turn: the only answer is a capture of that piece, so look one ply further.
     threatened = _can_escape(s, t, 1 - side)
     if threatened and depth <= 0 and extension < c[C_MAX_EXTENSION]:
         depth = 1
         extension += 1
-    if depth <= 0 or ply >= MAX_PLY - 1:
-        return sign * _evaluate(s, t, c, w)
-    key = int(s[HASH])
+    if (depth <= 0 or ply >= MAX_PLY - 1) and escape == 0:
+        return sign * _evaluate(s, t, c, w, prob)
+    flags = int(c[C_FLAGS])
+    use_table = (flags & NO_TABLE) == 0
+    key = int(s[HASH]) ^ int(c[C_SALT])
     slot = key & (len(tt_keys) - 1)
     tt_move = -1
-    if tt_keys[slot] == key:
+    if use_table and tt_keys[slot] == key:
         data = int(tt_data[slot])
         tt_move = (data >> 42 & 0x3FFF) - 1
         stored_depth = (data >> 32 & 0xFF) - 1
@@ -420,54 +483,162 @@ def _negamax(
     n = gen_moves(s, t, moves)
     if n == 0:
         return -(MATE - ply)  # no legal move loses
-    _order(s, t, moves, n, scores, tt_move, killers, ply, history)
+    depth = max(depth, 1)
+    ordering = (flags & NO_ORDERING) == 0
+    pruning = (flags & NO_PRUNING) == 0
+    if ordering:
+        _order(s, t, moves, n, scores, tt_move, killers, ply, history)
+    if not pruning:
+        alpha, beta = -INF, INF
     original_alpha = alpha
+    original_beta = beta
+    if escape and pruning:
+        # The node is worth ``escape`` of a win and the rest of their best other move: search that move in the
+        # window that makes the node's value land in ours.
+        win = MATE - ply - 1
+        alpha = _window_low(alpha, win, escape, 1000 - escape)
+        beta = _window_high(beta, win, escape, 1000 - escape)
+        if alpha >= MATE:
+            return _weigh(win, MATE, escape)  # even their best possible move leaves the node below our window
+        if beta <= -MATE:
+            return _weigh(win, -MATE, escape)
     best = -INF
     best_move = -1
     as_purple = int(np.int64(PURPLE))
+    as_blue = int(np.int64(BLUE))
+    as_red = int(np.int64(RED))
+    theirs = int(s[OCC0 + them])
+    their_red = int(s[RED0 + them])
     for i in range(n):
-        move = _pick(moves, scores, i, n)
-        undo = make(s, t, move, as_purple)
-        value = -_negamax(
-            s,
-            t,
-            c,
-            w,
-            depth - 1,
-            -beta,
-            -alpha,
-            ply + 1,
-            extension,
-            tt_keys,
-            tt_data,
-            killers,
-            history,
-            move_stack,
-            score_stack,
-        )
-        unmake(s, t, move, undo)
+        move = _pick(moves, scores, i, n) if ordering else int(moves[i])
+        src = move & SQUARE_MASK
+        dst = move >> SQUARE_BITS & SQUARE_MASK
+        if dst == ESCAPE_DST and escape:
+            continue  # the chance node accounts for their escape
+        blue_share = -1
+        if chance and side == me and dst != ESCAPE_DST:
+            bit = 1 << dst
+            if theirs & bit and not their_red & bit:
+                blue_share = int(prob[dst])
+        if 0 < blue_share < 1000:
+            # Capturing a piece that is blue with ``blue_share`` thousandths: both outcomes, weighed. The red one
+            # first (when it may be their last red it ends the game at once: cheap), in the window that the blue
+            # one's widest range leaves open; then the blue one in the window the red value leaves (Star1).
+            red_share = 1000 - blue_share
+            low = _window_low(alpha, MATE, blue_share, red_share)
+            high = _window_high(beta, -MATE, blue_share, red_share)
+            undo = make(s, t, move, as_red)
+            red_value = -_negamax(
+                s,
+                t,
+                c,
+                w,
+                prob,
+                depth - 1,
+                -high,
+                -low,
+                ply + 1,
+                extension,
+                tt_keys,
+                tt_data,
+                killers,
+                history,
+                move_stack,
+                score_stack,
+            )
+            unmake(s, t, move, undo)
+            # Outside its window the red value settles the capture, whatever the blue outcome (a bound); so does a
+            # blue window beyond any value.
+            settled = True
+            if red_value <= low:
+                value = _weigh(MATE, red_value, blue_share)
+            elif red_value >= high:
+                value = _weigh(-MATE, red_value, blue_share)
+            else:
+                low = _window_low(alpha, red_value, red_share, blue_share)
+                high = _window_high(beta, red_value, red_share, blue_share)
+                if low >= MATE:
+                    value = _weigh(MATE, red_value, blue_share)
+                elif high <= -MATE:
+                    value = _weigh(-MATE, red_value, blue_share)
+                else:
+                    settled = False
+            if not settled:
+                undo = make(s, t, move, as_blue)
+                blue_value = -_negamax(
+                    s,
+                    t,
+                    c,
+                    w,
+                    prob,
+                    depth - 1,
+                    -high,
+                    -low,
+                    ply + 1,
+                    extension,
+                    tt_keys,
+                    tt_data,
+                    killers,
+                    history,
+                    move_stack,
+                    score_stack,
+                )
+                unmake(s, t, move, undo)
+                value = _weigh(blue_value, red_value, blue_share)
+        else:
+            capture_as = as_purple if blue_share < 0 else as_blue if blue_share >= 1000 else as_red
+            carried = -1
+            if chance and side == them and dst != ESCAPE_DST:
+                carried = int(prob[dst])
+                prob[dst] = prob[src]  # the belief moves with the piece
+            undo = make(s, t, move, capture_as)
+            value = -_negamax(
+                s,
+                t,
+                c,
+                w,
+                prob,
+                depth - 1,
+                -beta,
+                -alpha,
+                ply + 1,
+                extension,
+                tt_keys,
+                tt_data,
+                killers,
+                history,
+                move_stack,
+                score_stack,
+            )
+            unmake(s, t, move, undo)
+            if carried >= 0:
+                prob[dst] = carried
         if c[C_ABORT]:
             return 0
         if value > best:
             best = value
             best_move = move
-        if value > alpha:
+        if value > alpha and pruning:
             alpha = value
         if alpha >= beta:
-            dst = move >> SQUARE_BITS & SQUARE_MASK
             if not (int(s[OCC0 + 1 - side]) & (1 << dst)) and dst != ESCAPE_DST:
                 if killers[2 * ply] != move:
                     killers[2 * ply + 1] = killers[2 * ply]
                     killers[2 * ply] = move
                 history[side * 4096 + (move & 4095)] += depth * depth
             break
-    bound = _EXACT
-    if best <= original_alpha:
-        bound = _UPPER
-    elif best >= beta:
-        bound = _LOWER
-    tt_keys[slot] = key
-    tt_data[slot] = _tt_pack(_to_tt(best, ply), depth, bound, best_move)
+    if escape:
+        if best == -INF:  # escaping was their only move: a red there is stuck, and stuck loses
+            best = -(MATE - ply - 1)
+        best = _weigh(MATE - ply - 1, best, escape)
+    if use_table:
+        bound = _EXACT
+        if best <= original_alpha:
+            bound = _UPPER
+        elif best >= original_beta:
+            bound = _LOWER
+        tt_keys[slot] = key
+        tt_data[slot] = _tt_pack(_to_tt(best, ply), depth, bound, best_move)
     return best
 
 
@@ -476,6 +647,7 @@ def search_root(
     t: Ints,
     c: Ints,
     w: Ints,
+    prob: Ints,
     depth: int,
     tt_keys: Ints,
     tt_data: Ints,
@@ -499,17 +671,31 @@ def search_root(
         n += 1
     best = -INF
     margin = int(c[C_MARGIN])
+    chance = c[C_CHANCE] != 0
+    them = int(c[C_THEM])
     done = 0
+
+    def child(move: int, capture_as: int, low: int, high: int) -> int:
+        undo = make(s, t, move, capture_as)
+        value = -_negamax(
+            s, t, c, w, prob, depth - 1, -high, -low, 1, 0, tt_keys, tt_data, killers, history, move_stack, score_stack
+        )
+        unmake(s, t, move, undo)
+        return value
+
     for i in range(n):
         move = int(root_moves[i])
-        undo = make(s, t, move, PURPLE)
+        dst = move >> SQUARE_BITS & SQUARE_MASK
         # A move more than ``margin`` below the best so far fails low (only its bound is known): it will not be
         # played. The ones within the margin get exact values, so the player can choose among near-equals.
         floor = -INF if best == -INF else best - margin - 1
-        value = -_negamax(
-            s, t, c, w, depth - 1, -INF, -floor, 1, 0, tt_keys, tt_data, killers, history, move_stack, score_stack
-        )
-        unmake(s, t, move, undo)
+        bit = 1 << dst if dst != ESCAPE_DST else 0
+        purple = bool(int(s[OCC0 + them]) & bit) and not int(s[RED0 + them]) & bit
+        share = int(prob[dst]) if chance and purple else -1
+        if 0 < share < 1000:
+            value = _root_chance(child, move, share, floor)
+        else:
+            value = child(move, PURPLE if share < 0 else BLUE if share >= 1000 else RED, floor, INF)
         if c[C_ABORT]:
             break
         root_values[i] = value
@@ -520,6 +706,28 @@ def search_root(
     root_moves[:done] = root_moves[order]
     root_values[:done] = root_values[order]
     return done
+
+
+def _root_chance(child: Any, move: int, blue_share: int, floor: int) -> int:
+    """A root capture of a piece that is blue with ``blue_share`` thousandths, as ``_negamax`` weighs one: the red
+    outcome first, then the blue one in the window the red value leaves above ``floor``."""
+    red_share = 1000 - blue_share
+    low = _window_low(floor, MATE, blue_share, red_share)
+    red_value = child(move, RED, low, INF)
+    if red_value <= low:
+        return _weigh(MATE, red_value, blue_share)
+    low = _window_low(floor, red_value, red_share, blue_share)
+    if low >= MATE:
+        return _weigh(MATE, red_value, blue_share)
+    return _weigh(child(move, BLUE, low, INF), red_value, blue_share)
+
+
+def model_salt(c: Ints) -> int:
+    """The table-key salt of the model in ``c`` (``C_SALT``): a fixed mix of its counts, the same in every process."""
+    h = 0x9E3779B97F4A7C15
+    for field in (C_ME, C_R0, C_B0, C_K0, C_P0, C_RED_CAPTURED, C_BLUE_CAPTURED, C_CHANCE):
+        h = (h ^ int(c[field])) * 0x100000001B3 & 0xFFFFFFFFFFFFFFFF
+    return h & 0x3FFFFFFFFFFFFFFF
 
 
 def new_context(tt_bits: int = TT_BITS) -> dict[str, Any]:
@@ -566,6 +774,7 @@ def warm_up() -> float:
         t,
         c,
         DEFAULT_WEIGHTS,
+        np.full(64, 500, dtype=np.int64),
         2,
         arrays["tt_keys"],
         arrays["tt_data"],

@@ -85,12 +85,15 @@ def report(match: MatchResult) -> str:
         else f"{match.limit.playouts} playouts per move"
     )
     lines = [f"{data['games']} games, {budget}; average {data['avg_plies']} plies per game", ""]
-    lines.append(f"{'player':<10} {'wins':>5} {'draws':>5} {'losses':>6} {'win rate':>8}   95% CI (Wilson)")
+    lines.append(
+        f"{'player':<10} {'wins':>5} {'draws':>5} {'losses':>6} {'win rate':>8}   95% CI (Wilson)    won by"
+    )
     for name, row in data["players"].items():
         lo, hi = row["ci95"]
+        won_by = ", ".join(f"{how} {count}" for how, count in sorted(row["won_by"].items()))
         lines.append(
             f"{name:<10} {row['wins']:>5} {row['draws']:>5} {row['losses']:>6} {row['win_rate']:>8.3f}   "
-            f"[{lo:.3f}, {hi:.3f}]"
+            f"[{lo:.3f}, {hi:.3f}]   {won_by}"
         )
     return "\n".join(lines)
 

@@ -1,0 +1,44 @@
+"""``bayes``: purple-piece alpha-beta that weighs what the opponent's moves say about its colours.
+
+The contest programs' purple search (``solvers.purple``) throws away everything but hard evidence: it fears every
+unknown piece as a blue and counts every capture as a red. Yet a player's moves give its colours away (a
+purple-type player walks its reds into contact and keeps its blues out of it: ``benchmarks/belief_fit.py``
+measures how much). This player keeps the same search but gives it each opponent piece's chance of being blue
+(``solvers.belief``), and the search weighs the two cases where purple takes the worst:
+
+* a capture of an unknown piece is a chance node: ``p`` of the outcome where it was blue, ``1 - p`` of the one
+  where it was red (so a capture that may be the last red costs its chance of losing at once, which outweighs
+  anything a position offers unless every other move loses as often);
+* an unknown piece on its exit, its side to move, escapes with chance ``p`` (a chance node again: ``p`` of a loss,
+  the rest the opponent's best other move), and the leaf evaluation fears pieces near their exits as much as
+  they are likely blue.
+
+Proven reds (``solvers.colour_evidence``) are red, as for purple. Played against purple at equal time, measured by
+``nashplay arena geister --players bayes,purple`` (see the README's table).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from core.geister import GeisterView
+from solvers.belief import belief
+from solvers.purple import PurplePlayer
+
+__all__ = ["BayesPlayer"]
+
+
+class BayesPlayer(PurplePlayer):
+    """Purple search with chance nodes weighted by the colour belief (see the module docstring)."""
+
+    name = "bayes"
+    CHANCE = True
+
+    def probabilities(self, view: GeisterView) -> npt.NDArray[np.int64]:
+        beliefs = belief(view)
+        prob = np.full(64, 1000, dtype=np.int64)
+        for square, piece in view.pieces(view.viewer.other):
+            blue = 0.0 if piece.slot in beliefs.proven_red else beliefs.blue.get(piece.slot, 0.5)
+            prob[view.variant.index(square)] = round(1000 * blue)
+        return prob

@@ -1,0 +1,175 @@
+"""The purple-piece search and the players built on it: the model's rules, the forced moves (take a win, stop an
+escape, never take what may be the last red on a guess), the belief, and determinism. No test depends on speed:
+depths are fixed (``Limit(iterations=...)``)."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from twin_games import random_midgame
+
+from core.game import Side
+from core.geister import VARIANTS, GeisterState
+from core.notation import Move
+from solvers.bayes import BayesPlayer
+from solvers.belief import belief
+from solvers.colour_evidence import proven_reds
+from solvers.geister_engine import convert
+from solvers.geister_engine import search as sr
+from solvers.geister_engine.layout import MAX_MOVES
+from solvers.geister_engine.tables import tables
+from solvers.players import Limit
+from solvers.purple import PurplePlayer
+
+GEISTER = VARIANTS["geister"]
+DEPTH = Limit(iterations=4)
+PLAYERS = [PurplePlayer, BayesPlayer]
+
+
+def best(player_class: type[PurplePlayer], position: str, depth: Limit = DEPTH) -> Move:
+    state = GeisterState.from_position(position, "geister")
+    move = player_class().choose(state.view(state.to_move), random.Random(1), depth)
+    assert isinstance(move, Move)
+    return move
+
+
+@pytest.mark.parametrize("player_class", PLAYERS)
+def test_an_escape_now_is_taken(player_class: type[PurplePlayer]) -> None:
+    # Player 1's blue on a6 (its exit); other moves also win later, but the escape wins now.
+    assert best(player_class, "B5/6/2u3/6/1u2u1/1R2RB 1 - 10") == Move.parse("a6-out")
+
+
+@pytest.mark.parametrize("player_class", PLAYERS)
+def test_a_piece_on_its_exit_is_captured(player_class: type[PurplePlayer]) -> None:
+    # Player 2's unknown piece stands on a1, its exit, and player 1 to move can take it from a2: if it is blue it
+    # escapes next, so the capture is forced (it may be red; two reds are left, so that costs nothing at once).
+    position = "6/1uuu2/6/6/R5/u1BB2 1 rr 20"
+    assert best(player_class, position) == Move.parse("a2-a1")
+
+
+@pytest.mark.parametrize("player_class", PLAYERS)
+def test_no_capture_of_what_may_be_the_last_red_while_another_move_exists(player_class: type[PurplePlayer]) -> None:
+    # Player 2 has one red left among five unknown pieces; c3 is in reach of our b3 and c2, far from its exits.
+    # No evidence says it is blue: taking it may be the last red, which loses at once.
+    position = "3uu1/1u2u1/6/1Bu3/2B3/R5 1 BBRRRrrr 30"
+    move = best(player_class, position)
+    assert move.dst != Move.parse("b3-c3").dst
+
+
+@pytest.mark.parametrize("player_class", PLAYERS)
+def test_the_same_seed_gives_the_same_moves(player_class: type[PurplePlayer]) -> None:
+    state = GeisterState.from_setups(GEISTER, "BRRBBRRB", "RBBRRBBR")
+    rng = random.Random(7)
+    for _ in range(12):
+        view = state.view(state.to_move)
+        a = player_class().choose(view, random.Random(rng.random()), Limit(iterations=3))
+        assert isinstance(a, Move)
+        state.push(a)
+    replay = GeisterState.from_setups(GEISTER, "BRRBBRRB", "RBBRRBBR")
+    rng = random.Random(7)
+    for move in state.moves():
+        b = player_class().choose(replay.view(replay.to_move), random.Random(rng.random()), Limit(iterations=3))
+        assert b == move
+        replay.push(move)
+
+
+def root_values(state: GeisterState, depth: int, flags: int, prob: np.ndarray | None = None) -> dict[int, int]:
+    """Every root move's value at ``depth`` (the whole window: exact values), with ``flags`` switching features off;
+    with ``prob`` (chances of blue by square, thousandths), the chance-node search."""
+    view = state.view(state.to_move)
+    t = tables(GEISTER)
+    s = convert.from_view(view, purple_escapes=True)
+    from solvers.purple import _context
+
+    c = _context(view, {}, chance=prob is not None)
+    c[sr.C_MAX_NODES] = 1 << 62
+    c[sr.C_MARGIN] = 1 << 40
+    c[sr.C_FLAGS] = flags
+    arrays = sr.new_context(tt_bits=16)
+    moves = np.full(MAX_MOVES + 1, -1, dtype=np.int64)
+    from solvers.geister_engine import kernel
+
+    n = kernel.gen_moves(s, t, moves)
+    moves[n:] = -1
+    values = np.zeros(MAX_MOVES + 1, dtype=np.int64)
+    done = sr.search_root(
+        s,
+        t,
+        c,
+        sr.DEFAULT_WEIGHTS,
+        np.full(64, 1000, dtype=np.int64) if prob is None else prob.copy(),
+        depth,
+        arrays["tt_keys"],
+        arrays["tt_data"],
+        arrays["killers"],
+        arrays["history"],
+        arrays["move_stack"],
+        arrays["score_stack"],
+        moves,
+        values,
+    )
+    assert done == n
+    return {int(moves[i]): int(values[i]) for i in range(n)}
+
+
+@pytest.mark.parametrize(("seed", "plies"), [(1, 12), (2, 30), (3, 50), (4, 70)])
+def test_pruning_and_ordering_do_not_change_the_values(seed: int, plies: int) -> None:
+    """Alpha-beta with ordering and extensions against plain minimax (no pruning, no ordering, no table), at
+    depth 3, in positions from random games: every root move's value must be the same."""
+    state = random_midgame(seed, plies)
+    if state.is_terminal():
+        pytest.skip("the random game ended early")
+    plain = root_values(state, 3, sr.NO_TABLE | sr.NO_ORDERING | sr.NO_PRUNING)
+    assert root_values(state, 3, sr.NO_TABLE) == plain
+    assert root_values(state, 3, sr.NO_TABLE | sr.NO_ORDERING) == plain
+
+
+@pytest.mark.parametrize(("seed", "plies"), [(5, 16), (6, 36), (7, 56), (8, 76)])
+def test_the_chance_windows_do_not_change_the_values(seed: int, plies: int) -> None:
+    """The chance-node search (captures and escapes weighed by beliefs) prunes each chance node's outcomes in the
+    windows the other outcome leaves: against the same search without pruning, every root move's value at depth
+    3 must be the same."""
+    state = random_midgame(seed, plies)
+    if state.is_terminal():
+        pytest.skip("the random game ended early")
+    rng = np.random.default_rng(seed)
+    prob = rng.integers(50, 950, size=64).astype(np.int64)
+    plain = root_values(state, 3, sr.NO_TABLE | sr.NO_ORDERING | sr.NO_PRUNING, prob)
+    assert root_values(state, 3, sr.NO_TABLE, prob) == plain
+    assert root_values(state, 3, 0, prob)[max(plain, key=lambda move: plain[move])] == max(plain.values())
+
+
+def test_proven_reds_are_the_pieces_that_did_not_escape() -> None:
+    # Player 2's piece walks a5-a4-a3-a2-a1 (its exit) and then, at its turn on a1, moves back up: it is red.
+    state = GeisterState.from_setups(GEISTER, "BRRBBRRB", "RBBRRBBR")
+    moves = ["b2-b3", "b5-a5", "b3-b4", "a5-a4", "e2-e3", "a4-a3", "e3-e4", "a3-a2", "b4-c4", "a2-a1"]
+    for text in moves:
+        state.push_text(text)
+    view = state.view(Side.P1)
+    assert proven_reds(view) == set()  # on its exit, but it has not had its turn there yet
+    state.push_text("c4-c3")
+    state.push_text("a1-a2")
+    view = state.view(Side.P1)
+    slot = next(p.slot for sq, p in view.pieces(Side.P2) if sq.name == "a2")
+    assert proven_reds(view) == {slot}
+    beliefs = belief(view)
+    assert beliefs.blue[slot] < 0.05 and slot in beliefs.proven_red
+    # The belief keeps the counts: the blue chances of player 2's pieces add up to its blues left.
+    assert sum(beliefs.blue.values()) == pytest.approx(4.0)
+
+
+def test_the_belief_moves_with_the_evidence() -> None:
+    """A piece that walks into contact looks red, one that keeps away from it looks blue, next to the others."""
+    state = GeisterState.from_setups(GEISTER, "BRRBBRRB", "RBBRRBBR")
+    for text in ["c2-c3", "c5-c4"]:  # player 2's c5 steps next to player 1's c3
+        state.push_text(text)
+    view = state.view(Side.P1)
+    beliefs = belief(view)
+    approached = next(p.slot for sq, p in view.pieces(Side.P2) if sq.name == "c4")
+    others = [b for slot, b in beliefs.blue.items() if slot != approached]
+    assert beliefs.blue[approached] < min(others) and beliefs.blue[approached] < 0.5 - 0.1
+    # Proven colours never contradict the counts: every colouring has exactly the blues left.
+    assert all(len(combo) == 4 for combo, _ in beliefs.colourings)
+    assert sum(p for _, p in beliefs.colourings) == pytest.approx(1.0)
