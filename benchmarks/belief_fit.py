@@ -25,12 +25,14 @@ import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from core.game import Side
 from core.geister import VARIANTS, Colour, GeisterState
 from solvers.belief import FEATURES, belief, move_features
+from solvers.catalogue import make_player
 from solvers.colour_evidence import opponent_turns
 from solvers.players import Limit
 from solvers.purple import PurplePlayer
@@ -38,10 +40,15 @@ from solvers.purple import PurplePlayer
 GEISTER = VARIANTS["geister"]
 
 
-def play(seed: int, depth: int) -> GeisterState:
-    """One game of two purple players at a fixed depth, from random set-ups."""
+#: The styles fitted: the player whose moves are read (the other side is purple at the same depth).
+STYLE_PLAYERS = {"baiter": "purple", "charger": "chototsu"}
+
+
+def play(seed: int, depth: int, style: str = "baiter") -> GeisterState:
+    """One game of purple at a fixed depth against the style's player (itself for ``baiter``), from random set-ups;
+    the style's player is player 2."""
     rng = random.Random(seed)
-    players = {side: PurplePlayer() for side in Side}
+    players: dict[Side, Any] = {Side.P1: PurplePlayer(), Side.P2: make_player(STYLE_PLAYERS[style], "geister")}
     rngs = {side: random.Random(rng.getrandbits(32)) for side in Side}
     state = GeisterState(GEISTER, rng.choice(list(Side)))
     limit = Limit(iterations=depth)
@@ -57,12 +64,13 @@ def colours_of(state: GeisterState, side: Side) -> dict[int, Colour]:
     return dict(enumerate(setup.colours))
 
 
-def counts(seed: int, depth: int) -> tuple[Counter[tuple[str, str]], Counter[str]]:
-    """Feature counts by colour, and the exposures each rate is taken over, from one game (both sides' moves)."""
-    state = play(seed, depth)
+def counts(seed: int, depth: int, style: str = "baiter") -> tuple[Counter[tuple[str, str]], Counter[str]]:
+    """Feature counts by colour, and the exposures each rate is taken over, from one game (the style player's
+    moves: both sides' for ``baiter``, whose games are purple against itself)."""
+    state = play(seed, depth, style)
     fired: Counter[tuple[str, str]] = Counter()
     exposure: Counter[str] = Counter()
-    for viewer in Side:
+    for viewer in Side if style == "baiter" else (Side.P1,):
         them = viewer.other
         colour = colours_of(state, them)
         view = state.view(viewer)
@@ -88,14 +96,16 @@ def fit(fired: Counter[tuple[str, str]], exposure: Counter[str]) -> dict[str, fl
         base = "piece" if feature == "moved" else "runner" if feature == "idle_runner" else "move"
         red = (fired[(feature, "red")] + 1) / (exposure[f"{base}/red"] + 2)
         blue = (fired[(feature, "blue")] + 1) / (exposure[f"{base}/blue"] + 2)
-        ratios[feature] = round(red / blue, 3)
+        ratios[feature] = float(f"{red / blue:.4g}")
     return ratios
 
 
-def log_losses(seed: int, depth: int, ratios: dict[str, float]) -> tuple[float, float, float, int]:
+def log_losses(
+    seed: int, depth: int, ratios: dict[str, float], style: str = "baiter"
+) -> tuple[float, float, float, int]:
     """Summed log loss (natural) of the fitted belief, the hard evidence alone and the counts alone, over every
     piece at every decision of one game; and the number of predictions."""
-    state = play(seed, depth)
+    state = play(seed, depth, style)
     replay = GeisterState(GEISTER, state.first)
     for action in state.history()[:2]:
         replay.apply(action)
@@ -104,6 +114,9 @@ def log_losses(seed: int, depth: int, ratios: dict[str, float]) -> tuple[float, 
     no_soft = dict.fromkeys(FEATURES, 1.0)
     for move in state.moves():
         viewer = replay.to_move
+        if style != "baiter" and viewer is not Side.P1:  # only the style player's moves are read
+            replay.push(move)
+            continue
         view = replay.view(viewer)
         truth = colours_of(state, viewer.other)
         for model, ratios_used in (("fitted", ratios), ("hard", no_soft)):
@@ -124,11 +137,11 @@ def log_losses(seed: int, depth: int, ratios: dict[str, float]) -> tuple[float, 
     return fitted, hard, prior, n
 
 
-def _counts_job(job: tuple[int, int]) -> tuple[Counter[tuple[str, str]], Counter[str]]:
+def _counts_job(job: tuple[int, int, str]) -> tuple[Counter[tuple[str, str]], Counter[str]]:
     return counts(*job)
 
 
-def _loss_job(job: tuple[int, int, dict[str, float]]) -> tuple[float, float, float, int]:
+def _loss_job(job: tuple[int, int, dict[str, float], str]) -> tuple[float, float, float, int]:
     return log_losses(*job)
 
 
@@ -138,20 +151,22 @@ def main() -> None:
     parser.add_argument("--depth", type=int, default=3)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--style", choices=sorted(STYLE_PLAYERS), default="baiter", help="whose moves to fit")
     args = parser.parse_args()
     started = time.perf_counter()
     fired: Counter[tuple[str, str]] = Counter()
     exposure: Counter[str] = Counter()
-    jobs = [(args.seed * 1_000_003 + i, args.depth) for i in range(args.games)]
+    jobs = [(args.seed * 1_000_003 + i, args.depth, args.style) for i in range(args.games)]
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
         for f, e in pool.map(_counts_job, jobs):
             fired.update(f)
             exposure.update(e)
         ratios = fit(fired, exposure)
-        print(f"Fitted on {args.games} games of purple (depth {args.depth}) against itself:")
+        who = STYLE_PLAYERS[args.style]
+        print(f"Fitted ({args.style}) on the moves of {who} in {args.games} games against purple (depth {args.depth}):")
         for feature in FEATURES:
             print(f"  {feature:<12} red : blue = {ratios[feature]:.3f}")
-        tests = [(args.seed * 7_000_001 + i, args.depth, ratios) for i in range(max(20, args.games // 5))]
+        tests = [(args.seed * 7_000_001 + i, args.depth, ratios, args.style) for i in range(max(20, args.games // 5))]
         totals = [0.0, 0.0, 0.0, 0]
         for result in pool.map(_loss_job, tests):
             for i, value in enumerate(result):
@@ -161,6 +176,7 @@ def main() -> None:
     print(f"  counts alone {prior / n:.4f}   hard evidence {hard / n:.4f}   fitted belief {fitted / n:.4f}")
     print(f"({time.perf_counter() - started:.0f} s)")
     summary = {
+        "style": args.style,
         "games": args.games,
         "depth": args.depth,
         "ratios": ratios,

@@ -35,10 +35,16 @@ class BayesPlayer(PurplePlayer):
     name = "bayes"
     CHANCE = True
 
-    def probabilities(self, view: GeisterView) -> npt.NDArray[np.int64]:
+    def blue_chances(self, view: GeisterView) -> dict[int, float]:
         beliefs = belief(view)
+        return {
+            piece.slot: 0.0 if piece.slot in beliefs.proven_red else beliefs.blue.get(piece.slot, 0.5)
+            for _, piece in view.pieces(view.viewer.other)
+        }
+
+    def probabilities(self, view: GeisterView) -> npt.NDArray[np.int64]:
+        chances = self.blue_chances(view)
         prob = np.full(64, 1000, dtype=np.int64)
         for square, piece in view.pieces(view.viewer.other):
-            blue = 0.0 if piece.slot in beliefs.proven_red else beliefs.blue.get(piece.slot, 0.5)
-            prob[view.variant.index(square)] = round(1000 * blue)
+            prob[view.variant.index(square)] = round(1000 * chances[piece.slot])
         return prob

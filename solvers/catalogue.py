@@ -198,7 +198,8 @@ PLAYERS: dict[str, PlayerEntry] = _entries(
 
 #: The strongest player of each game: what the live advice runs and what ``connect`` plays by default.
 STRONGEST: dict[str, str] = {
-    **dict.fromkeys(GEISTER_FAMILY, "ismcts"),
+    # bayes: measured against purple, ismcts, upp and chototsu (the README's strength table).
+    **dict.fromkeys(GEISTER_FAMILY, "bayes"),
     "mini-geister": "nash",
     "tcg": "equilibrium",
     "footstep": "equilibrium",

@@ -28,7 +28,7 @@ import numpy as np
 import numpy.typing as npt
 
 from core.geister import Colour, GeisterView, Setup
-from core.notation import Move
+from core.notation import Move, Square
 from solvers.baselines import random_setup
 from solvers.colour_evidence import proven_reds
 from solvers.geister_engine import convert
@@ -36,7 +36,7 @@ from solvers.geister_engine.layout import MAX_MOVES
 from solvers.geister_engine.tables import tables
 from solvers.players import Limit
 
-__all__ = ["PurplePlayer", "SearchReport"]
+__all__ = ["PurplePlayer", "SearchReport", "risky_captures"]
 
 Ints = npt.NDArray[np.int64]
 
@@ -53,6 +53,9 @@ NODES_PER_PLAYOUT = 100
 #: core of the reference machine, so this errs on the side of finishing early), and the running time after which
 #: a search's own speed is trusted.
 FIRST_SPEED = 1_000_000.0
+#: Values beyond this are no position's worth (the evaluation stays far below it, a test checks): they are proven
+#: results, or a chance node's weighed one (a move that may lose or win the game at once).
+DECIDED = 50_000
 SPEED_SAMPLE = 0.02
 
 
@@ -70,6 +73,12 @@ class SearchReport:
     final: bool = False
     #: The opponent's pieces (slots) the model takes as red.
     proven_red: frozenset[int] = field(default_factory=frozenset)
+    #: Each opponent piece on the board (its square) with the chance of blue the search gave it, most likely blue
+    #: first (``purple``: proven reds 0, the others shared out by the counts; ``bayes``: its belief).
+    blue: tuple[tuple[Square, float], ...] = ()
+    #: Captures that lose at once if the piece is red (the opponent's last red may be it): held back from the search
+    #: while another move risks no immediate loss (``risky_captures``).
+    risky: frozenset[Move] = field(default_factory=frozenset)
 
     @property
     def value(self) -> int:
@@ -125,6 +134,11 @@ class PurplePlayer:
     #: Weigh captures and escapes of purple pieces by their chance of being blue (``probabilities``) instead of
     #: taking the worst case.
     CHANCE = False
+    #: Exact values for every root move (the live advice lists them), instead of bounds for the moves more than
+    #: ``MARGIN`` below the best (enough to choose a move, and cheaper).
+    exact = False
+    #: Search features switched off (``search.NO_TABLE``, ``NO_ORDERING``, ``NO_PRUNING``): for benchmarks' baselines.
+    FLAGS = 0
 
     def kinds(self, view: GeisterView) -> dict[int, Colour]:
         """The opponent pieces (slots) the model takes as red or blue instead of purple: here the proven reds
@@ -134,6 +148,17 @@ class PurplePlayer:
     def probabilities(self, view: GeisterView) -> Ints:
         """Each opponent piece's chance of being blue, in thousandths, by square (read only when ``CHANCE``)."""
         return np.full(64, 1000, dtype=np.int64)
+
+    def blue_chances(self, view: GeisterView) -> dict[int, float]:
+        """Each opponent piece's (slot's) chance of being blue as the player sees it, for reports: the proven reds
+        none, the others an equal share of the blues left (purple itself fears each of them as a blue)."""
+        them = view.viewer.other
+        proven = proven_reds(view)
+        slots = [piece.slot for _, piece in view.pieces(them)]
+        open_slots = [slot for slot in slots if slot not in proven]
+        blues_left = view.remaining(them, Colour.BLUE)
+        share = min(1.0, blues_left / len(open_slots)) if open_slots else 0.0
+        return {slot: (0.0 if slot in proven else share) for slot in slots}
 
     def analyse(self, view: GeisterView, limit: Limit | None, rng: random.Random) -> Iterator[SearchReport]:
         """One report per completed iteration of the deepening search; the last has ``final=True``."""
@@ -148,6 +173,9 @@ class PurplePlayer:
         kinds = self.kinds(view)
         s = convert.from_view(view, kinds, purple_escapes=True)
         c = _context(view, kinds, self.CHANCE)
+        c[sr.C_FLAGS] = self.FLAGS
+        if self.exact:
+            c[sr.C_MARGIN] = 4 * sr.MATE
         prob = self.probabilities(view)
         if self._arrays is None:
             self._arrays = sr.new_context()
@@ -159,6 +187,23 @@ class PurplePlayer:
         if n == 0:
             raise ValueError(f"{view.viewer} has no legal move")
         moves[n:] = -1
+        proven = frozenset(slot for slot, colour in kinds.items() if colour is Colour.RED)
+        risky = risky_captures(view, proven)
+        # A capture that may take the opponent's last red is never played while another move exists that risks no
+        # immediate loss, whatever the belief says the capture is worth: a wrong belief loses the game at once, and
+        # an opponent who offers a piece may be offering its last red. So such captures are held back from the root
+        # and join only if every other move's value is at or below ``-DECIDED`` (a piece that may be blue stands on
+        # its exit, say). Held back, not filtered afterwards: the values of the moves that are not best are only
+        # bounds, which cannot tell a safe move from a losing one.
+        risky_codes = {convert.encode_move(variant, move) for move in risky}
+        held_back = [int(m) for m in moves[:n] if int(m) in risky_codes]
+        if held_back and len(held_back) < n:
+            searched = [int(m) for m in moves[:n] if int(m) not in risky_codes]
+            moves[: len(searched)] = searched
+            moves[len(searched) :] = -1
+            n = len(searched)
+        else:
+            held_back = []
         values = np.zeros(MAX_MOVES + 1, dtype=np.int64)
         seconds = _seconds(limit)
         fixed_depth = limit.iterations if limit is not None and limit.iterations else None
@@ -168,7 +213,9 @@ class PurplePlayer:
         nodes_before = 0
         last: SearchReport | None = None
         depth = 0
-        proven = frozenset(slot for slot, colour in kinds.items() if colour is Colour.RED)
+        chances = self.blue_chances(view)
+        squares = {piece.slot: square for square, piece in view.pieces(view.viewer.other)}
+        blue = tuple(sorted(((squares[slot], p) for slot, p in chances.items()), key=lambda sp: (-sp[1], str(sp[0]))))
         while depth < MAX_DEPTH:
             depth += 1
             now = time.perf_counter()
@@ -209,6 +256,13 @@ class PurplePlayer:
             nodes_before = int(c[sr.C_NODES])
             if done == 0:
                 break  # not one root move finished: the previous iteration stands
+            if held_back and done == n and int(values[0]) <= -DECIDED:
+                # Every other move risks losing at once as well: the held-back captures join, at this depth again.
+                moves[n : n + len(held_back)] = held_back
+                n += len(held_back)
+                held_back = []
+                depth -= 1
+                continue
             ranked = tuple((convert.decode_move(variant, int(moves[i])), int(values[i])) for i in range(done))
             last = SearchReport(
                 depth,
@@ -219,6 +273,8 @@ class PurplePlayer:
                 time.perf_counter() - started,
                 False,
                 proven,
+                blue,
+                risky,
             )
             yield last
             if done < n or abs(ranked[0][1]) > sr.MATE - 1000:
@@ -248,12 +304,21 @@ class PurplePlayer:
                 values,
             )
             ranked = tuple((convert.decode_move(variant, int(moves[i])), int(values[i])) for i in range(done))
-            last = SearchReport(1, ranked, _pick(ranked, rng), int(c[sr.C_NODES]), 1, 0.0, False, proven)
+            last = SearchReport(1, ranked, _pick(ranked, rng), int(c[sr.C_NODES]), 1, 0.0, False, proven, blue, risky)
         elapsed = time.perf_counter() - started
         if elapsed >= SPEED_SAMPLE:
             self._speed = int(c[sr.C_NODES]) / elapsed
         yield SearchReport(
-            last.depth, last.moves, last.best, int(c[sr.C_NODES]), int(c[sr.C_SELDEPTH]), elapsed, True, proven
+            last.depth,
+            last.moves,
+            last.best,
+            int(c[sr.C_NODES]),
+            int(c[sr.C_SELDEPTH]),
+            elapsed,
+            True,
+            proven,
+            blue,
+            risky,
         )
 
 
@@ -261,6 +326,22 @@ def _seconds(limit: Limit | None) -> float:
     if limit is not None and limit.time:
         return float(limit.time)
     return DEFAULT_TIME
+
+
+def risky_captures(view: GeisterView, proven_red: frozenset[int]) -> frozenset[Move]:
+    """The captures that lose at once if the piece taken is red: when the opponent has one red left and the piece
+    is not known blue (it is known blue when the last red is a proven red elsewhere)."""
+    them = view.viewer.other
+    if view.remaining(them, Colour.RED) != 1:
+        return frozenset()
+    on_board = dict(view.pieces(them))
+    last_red_known = any(piece.slot in proven_red for piece in on_board.values())
+    risky = set()
+    for move in view.legal_moves():
+        taken = on_board.get(move.dst) if move.dst is not None else None
+        if taken is not None and (taken.slot in proven_red or not last_red_known):
+            risky.add(move)
+    return frozenset(risky)
 
 
 def _pick(ranked: tuple[tuple[Move, int], ...], rng: random.Random) -> Move:

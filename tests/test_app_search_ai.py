@@ -47,7 +47,7 @@ def test_live_advice_searches_in_a_process_and_keys_stay_answered(monkeypatch: p
                 text = str(panel.render())
                 if "done" in text:
                     break
-            assert "Suggested:" in text and "playouts" in text and "chance of blue" in text, text
+            assert "Suggested:" in text and "depth" in text and "nodes" in text and "chance of blue" in text, text
             assert answered_while_searching >= 1
 
     run(test)

@@ -374,7 +374,7 @@ def test_the_advice_panel_searches_on_the_users_turn(tmp_path: Path, monkeypatch
                 assert panel.display
                 await until(pilot, lambda: "done" in str(panel.render()), "the search", timeout=90)
                 text = str(panel.render())
-                assert "Suggested:" in text and "playouts" in text, text
+                assert "Suggested:" in text and "depth" in text and "nodes" in text, text
                 await pilot.press("a")
                 assert not panel.display
             await stop(other)

@@ -40,7 +40,7 @@ def test_each_entry_resolves_to_a_class_that_carries_only_its_name(name: str) ->
 
 
 def test_a_player_of_another_game_is_refused_with_the_right_names() -> None:
-    with pytest.raises(ValueError, match="nash does not play geister: its players are ismcts"):
+    with pytest.raises(ValueError, match="nash does not play geister: its players are bayes"):
         make_player("nash", "geister")
     with pytest.raises(LookupError, match="unknown player 'alphazero'"):
         make_player("alphazero", "geister")
@@ -77,7 +77,7 @@ def test_nashplay_list_json_holds_both_catalogues(capsys: pytest.CaptureFixture[
     assert data["strongest"] == STRONGEST
     assert main(["list"]) == 0
     text = capsys.readouterr().out
-    assert "ismcts (strongest)" in text and "Players:" in text
+    assert "bayes (strongest)" in text and "Players:" in text
 
 
 def test_every_game_has_its_help_page() -> None:

@@ -12,6 +12,7 @@ import pytest
 from fake_server import ServerOptions, ServerThread, free_ports
 
 from core.record import Record
+from solvers.catalogue import STRONGEST
 from tui import cli
 from tui.cli import connect as connect_cli
 
@@ -55,6 +56,18 @@ def test_headless_games_print_a_json_summary(tmp_path: Path, capsys: pytest.Capt
     assert [g.results[0] for g in played] == [
         {"won": "won", "lost": "lost", "draw": "draw"}[Record.load(p).tags["ServerResult"]] for p in records
     ]
+
+
+def test_as_ai_plays_the_strongest_geister_player(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with ServerThread(opponent="chototsu", games=1) as server:
+        code = connect(
+            ["--port", str(server.ports[0]), "--as", "ai", "--time", "0.02", "--json", "--save", str(tmp_path)]
+        )
+        server.wait_games(1)
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    summary = json.loads(out)
+    assert summary["player"] == STRONGEST["geister"] and summary["games"] == 1 and summary["errors"] == 0
 
 
 def test_fixed_setup_and_text_summary(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -21,7 +21,7 @@ from solvers.geister_engine import search as sr
 from solvers.geister_engine.layout import MAX_MOVES
 from solvers.geister_engine.tables import tables
 from solvers.players import Limit
-from solvers.purple import PurplePlayer
+from solvers.purple import PurplePlayer, risky_captures
 
 GEISTER = VARIANTS["geister"]
 DEPTH = Limit(iterations=4)
@@ -56,6 +56,26 @@ def test_no_capture_of_what_may_be_the_last_red_while_another_move_exists(player
     position = "3uu1/1u2u1/6/1Bu3/2B3/R5 1 BBRRRrrr 30"
     move = best(player_class, position)
     assert move.dst != Move.parse("b3-c3").dst
+
+
+@pytest.mark.parametrize("player_class", PLAYERS)
+def test_a_likely_blue_that_may_be_the_last_red_is_still_not_taken(player_class: type[PurplePlayer]) -> None:
+    # Player 2 has one red left among two pieces. The piece on c3 charged straight at us from its camp (the moves
+    # of a blue, to every style of belief that has seen a charger revealed blue); taking it wins if it is blue and
+    # loses at once if it is red. The rule holds whatever the belief: another move exists, so no capture.
+    position = "4u1/5u/6/2u3/2B3/R1B3 1 BBRRRbbrrr 40"
+    view_state = GeisterState.from_position(position, "geister")
+    view = view_state.view(view_state.to_move)
+    assert Move.parse("c2-c3") in risky_captures(view, frozenset())
+    assert best(player_class, position) != Move.parse("c2-c3")
+
+
+def test_the_last_red_capture_is_taken_when_every_other_move_may_lose() -> None:
+    # Player 2's unknown piece on a1 stands on its exit: if it is blue (two chances in three) it escapes next ply.
+    # Taking it loses if it is the last red (one in three); every other move loses if it is blue. bayes takes it.
+    # (purple, fearing the worst of both, sees two losses and puts off the nearer one: the contest programs' way.)
+    position = "4u1/5u/6/6/R5/u1B2B 1 BBRRRbbrrr 40"
+    assert best(BayesPlayer, position) == Move.parse("a2-a1")
 
 
 @pytest.mark.parametrize("player_class", PLAYERS)
@@ -173,3 +193,43 @@ def test_the_belief_moves_with_the_evidence() -> None:
     # Proven colours never contradict the counts: every colouring has exactly the blues left.
     assert all(len(combo) == 4 for combo, _ in beliefs.colourings)
     assert sum(p for _, p in beliefs.colourings) == pytest.approx(1.0)
+
+
+def test_the_styles_learn_from_the_colours_revealed() -> None:
+    """A piece that charged into contact and was captured blue discredits the purple-type reading (approachers are
+    red) and credits the charger's; one captured red does the opposite."""
+
+    def after_capture(blue: bool) -> dict[str, float]:
+        # Player 2's front-row piece of the colour asked steps into contact with ours, which takes it.
+        state = GeisterState.from_setups(GEISTER, "BRRBBRRB", "RBBRRBBR")
+        colour_of = {sq.name: p.colour.value for sq, p in state.view(Side.P2).pieces(Side.P2)}
+        file = next(f for f in "bcde" if (colour_of[f + "5"] == "B") == blue)
+        for text in [f"{file}2-{file}3", f"{file}5-{file}4", f"{file}3-{file}4"]:
+            state.push_text(text)
+        return belief(state.view(Side.P1)).styles
+
+    prior = belief(GeisterState.from_setups(GEISTER, "BRRBBRRB", "RBBRRBBR").view(Side.P1)).styles
+    blue_charger, red_charger = after_capture(True), after_capture(False)
+    assert blue_charger["baiter"] < prior["baiter"] < red_charger["baiter"]
+    assert blue_charger["charger"] > prior["charger"]
+    assert sum(blue_charger.values()) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize(("seed", "plies"), [(9, 20), (10, 44)])
+@pytest.mark.parametrize("player_class", PLAYERS)
+def test_exact_mode_gives_every_move_its_true_value(player_class: type[PurplePlayer], seed: int, plies: int) -> None:
+    """The live advice lists every move's value: with ``exact`` they are the values plain minimax gives (the
+    playing search gives bounds for the moves it will not play)."""
+    state = random_midgame(seed, plies)
+    if state.is_terminal():
+        pytest.skip("the random game ended early")
+    view = state.view(state.to_move)
+
+    class Plain(player_class):  # type: ignore[valid-type, misc]
+        FLAGS = sr.NO_TABLE | sr.NO_ORDERING | sr.NO_PRUNING
+
+    exact = player_class()
+    exact.exact = True
+    *_, fast = exact.analyse(view, Limit(iterations=3), random.Random(1))
+    *_, slow = Plain().analyse(view, Limit(iterations=3), random.Random(1))
+    assert dict(fast.moves) == dict(slow.moves)

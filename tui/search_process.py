@@ -29,7 +29,7 @@ from solvers.catalogue import make_player
 from solvers.players import Limit
 
 if TYPE_CHECKING:
-    from solvers.montecarlo import Analysis
+    from tui.widgets.search_advice import Snapshot
 
 
 class SearchProcess:
@@ -85,9 +85,9 @@ def shutdown_all() -> None:
 @dataclass
 class _Child:
     players: dict[str, Any]
-    search: Iterator[Analysis] | None = None
+    search: Iterator[Snapshot] | None = None
     search_key: tuple[str, str, int] | None = None
-    latest: Analysis | None = None
+    latest: Snapshot | None = None
 
 
 _CHILD = _Child({})
@@ -104,6 +104,19 @@ def _player(name: str, variant: str, game: str) -> Any:
     return _CHILD.players[key]
 
 
+def warm_in_child(name: str, variant: str, game: str) -> None:
+    """Make ``name``'s player for ``game`` now, so that what it loads or compiles (the compiled engine: seconds the
+    first time, under one from the cache) is done before its first decision is asked for."""
+    _player(name, variant, game)
+
+
+def warm(process: SearchProcess, name: str, variant: str, game: str) -> None:
+    """Start warming ``name``'s player in ``process`` and return at once; a failure here is left for the first real
+    request to report."""
+    future = process.submit(warm_in_child, name, variant, game)
+    future.add_done_callback(lambda done: done.exception())
+
+
 def choose_in_child(name: str, game: str, view: GeisterView, seconds: float, seed: int) -> Setup | Move:
     """The opponent's move: ``name``'s player for ``game`` (kept between its turns) with ``seconds`` to think."""
     player = _player(name, view.variant.name, game)
@@ -111,7 +124,7 @@ def choose_in_child(name: str, game: str, view: GeisterView, seconds: float, see
     return action
 
 
-def advise_in_child(name: str, game: str, view: GeisterView, slice_seconds: float, budget: float) -> Analysis | None:
+def advise_in_child(name: str, game: str, view: GeisterView, slice_seconds: float, budget: float) -> Snapshot | None:
     """Advance the advice search for ``view`` by ``slice_seconds`` and return its latest snapshot.
 
     The same position continues the running search; another position starts a new one (with ``budget`` seconds
@@ -122,6 +135,8 @@ def advise_in_child(name: str, game: str, view: GeisterView, slice_seconds: floa
     key = (game, view.position(), len(view.moves))
     if _CHILD.search_key != key or _CHILD.search is None:
         player = _player(name, view.variant.name, game + "/advice")
+        if hasattr(player, "exact"):
+            player.exact = True  # the advice lists every move's value: exact ones, not bounds
         _CHILD.search = iter(player.analyse(view, Limit(time=budget), random.Random(len(view.moves))))
         _CHILD.search_key = key
         _CHILD.latest = None
@@ -139,11 +154,12 @@ def advise_in_child(name: str, game: str, view: GeisterView, slice_seconds: floa
 class RemotePlayer:
     """A search player that thinks in a ``SearchProcess``: what the game session holds as its opponent."""
 
-    def __init__(self, name: str, seconds: float, process: SearchProcess, game: str) -> None:
+    def __init__(self, name: str, seconds: float, process: SearchProcess, game: str, variant: str) -> None:
         self.name = name
         self.seconds = seconds
         self.process = process
         self.game = game
+        warm(process, name, variant, game)
 
     def choose(self, view: GeisterView, rng: random.Random, limit: Limit | None = None) -> Setup | Move:
         if view.phase == "setup":

@@ -31,7 +31,7 @@ def make_opponent(name: str, variant: str = "mini-geister", think_time: float = 
     keeps answering keys), any other in the app's own. ``UnknownPlayerError`` says which names play ``variant``."""
     entry = player_entry(name)
     if entry.runs == "search" and entry.plays(variant):
-        return RemotePlayer(name, think_time, shared_process(), f"{variant}-{next(_GAME_NUMBERS)}")
+        return RemotePlayer(name, think_time, shared_process(), f"{variant}-{next(_GAME_NUMBERS)}", variant)
     player: GeisterPlayer = make_player(name, variant)
     return player
 

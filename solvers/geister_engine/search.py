@@ -407,7 +407,6 @@ def _window_high(beta: int, other: int, other_share: int, share: int) -> int:
     return min(high, INF)
 
 
-
 @_kernel
 def _negamax(
     s: Ints,

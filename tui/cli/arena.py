@@ -85,9 +85,7 @@ def report(match: MatchResult) -> str:
         else f"{match.limit.playouts} playouts per move"
     )
     lines = [f"{data['games']} games, {budget}; average {data['avg_plies']} plies per game", ""]
-    lines.append(
-        f"{'player':<10} {'wins':>5} {'draws':>5} {'losses':>6} {'win rate':>8}   95% CI (Wilson)    won by"
-    )
+    lines.append(f"{'player':<10} {'wins':>5} {'draws':>5} {'losses':>6} {'win rate':>8}   95% CI (Wilson)    won by")
     for name, row in data["players"].items():
         lo, hi = row["ci95"]
         won_by = ", ".join(f"{how} {count}" for how, count in sorted(row["won_by"].items()))

@@ -21,20 +21,21 @@ from typing import Any, NoReturn
 
 from core.contest import DEFAULT_BUDGET, DEFAULT_PER_MOVE, DEFAULT_PLY_LIMIT, FIRST_PORT, parse_red_letters
 from core.errors import NotationError
-from solvers.catalogue import make_player, players_for
+from solvers.catalogue import make_player, players_for, strongest
 from solvers.stats import wilson
 from tui.cli.common import open_app
 from tui.config import ContestSettings, ServerGameConfig
 from tui.games import seed_value
 
-#: The names ``--as`` accepts: the person at the keyboard (in the app), or any of the catalogue's Geister players.
-PLAYER_NAMES = ("human", *(entry.name for entry in players_for("geister")))
+#: The names ``--as`` accepts: the person at the keyboard (in the app), ``ai`` (the catalogue's strongest Geister
+#: player, whichever that is), or any of the catalogue's Geister players by name.
+PLAYER_NAMES = ("human", "ai", *(entry.name for entry in players_for("geister")))
 
 EPILOG = """\
 examples:
   nashplay connect                                   play the server game in the app (first player)
-  nashplay connect --port 10001 --as upp --games 100  our UPP AI plays 100 games as the second player
-  nashplay connect --host contest.example.org --as ismcts --time 1 --setup BCFG --json
+  nashplay connect --port 10001 --as ai --games 100   our strongest AI plays 100 games as the second player
+  nashplay connect --host contest.example.org --as purple --time 1 --setup BCFG --json
 
 Ports: 10000 is the player who moves first, 10001 the second. --setup names the 4 red pieces by the server's
 letters: A B C D are the front row and E F G H the back row, left to right as you look at the board.
@@ -58,7 +59,11 @@ def add_command(
     connect.add_argument("--host", default="127.0.0.1", help="the server's address (default 127.0.0.1)")
     connect.add_argument("--port", type=int, default=FIRST_PORT, help="10000: move first (default); 10001: move second")
     connect.add_argument(
-        "--as", dest="player", default="human", choices=PLAYER_NAMES, help="who plays: human (default) or an AI"
+        "--as",
+        dest="player",
+        default="human",
+        choices=PLAYER_NAMES,
+        help=f"who plays: human (default), ai (our strongest: {strongest('geister').name}) or an AI by name",
     )
     connect.add_argument("--time", type=float, help="an AI's thinking time per move, in seconds")
     connect.add_argument("--games", type=int, default=1, help="games to play in a row (default 1)")
@@ -162,6 +167,8 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     letters = check_args(args, parser)
     if args.player == "human":
         return run_human(args)
+    if args.player == "ai":
+        args.player = strongest("geister").name  # the reports name the player that played
     try:
         factory = player_factory(args.player)
     except ValueError as error:

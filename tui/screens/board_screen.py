@@ -22,12 +22,13 @@ from core.errors import NotationError
 from core.game import Side
 from core.geister import Colour, GeisterView, Piece
 from core.notation import Move
+from solvers.catalogue import STRONGEST
 from tui.screens.base import NashplayScreen
 from tui.widgets.board import Board
 from tui.widgets.search_advice import SearchAdvicePanel
 
 if TYPE_CHECKING:
-    from solvers.montecarlo import Analysis
+    from tui.widgets.search_advice import Snapshot
 
 
 def piece_letters(pieces: list[Piece], viewer: Side, palette: dict[str, str]) -> Text:
@@ -53,7 +54,7 @@ class BoardScreen(NashplayScreen):
     class SearchReport(Message):
         """A slice of the live advice search, for the position at ``version`` (``note``: why there is none)."""
 
-        def __init__(self, analysis: Analysis | None, version: int, note: str) -> None:
+        def __init__(self, analysis: Snapshot | None, version: int, note: str) -> None:
             super().__init__()
             self.analysis = analysis
             self.version = version
@@ -61,8 +62,9 @@ class BoardScreen(NashplayScreen):
 
     #: The smallest terminal the screen lays out in; smaller gets a message instead of a broken board.
     MIN_SIZE: ClassVar[tuple[int, int]] = (64, 20)
-    #: The search AI the live advice runs (UPP: it also estimates the opponent's colours).
-    ADVICE_ENGINE = "upp"
+    #: The search AI the live advice runs: the catalogue's strongest for Geister (it also estimates the opponent's
+    #: colours).
+    ADVICE_ENGINE = STRONGEST["geister"]
     #: Seconds the live advice keeps searching one position, and how often it reports.
     ADVICE_BUDGET, ADVICE_SLICE = 30.0, 0.4
     #: What the move field (``:``) asks for.
@@ -71,6 +73,7 @@ class BoardScreen(NashplayScreen):
     def __init__(self) -> None:
         super().__init__()
         self.message_text = ""
+        self._advice_warmed = False
 
     # ---- what subclasses decide
 
@@ -80,6 +83,10 @@ class BoardScreen(NashplayScreen):
 
     def search_is_current(self, version: int) -> bool:
         """Whether a search result computed for ``version`` still belongs to what the screen shows."""
+        raise NotImplementedError
+
+    def variant_name(self) -> str:
+        """The Geister variant on the board (what the advice searches)."""
         raise NotImplementedError
 
     def compose_bottom(self) -> ComposeResult:
@@ -197,9 +204,20 @@ class BoardScreen(NashplayScreen):
             self.workers.cancel_group(self, "search-advice")
             if shown:
                 panel.show(None, self.ADVICE_ENGINE, f"Searches on your turn ({why})")
+                self._warm_advice(game)
             return
         panel.show(None, self.ADVICE_ENGINE, "Starting the search in a background process...")
         self.search_advice(view, game, version)
+
+    def _warm_advice(self, game: str) -> None:
+        """Ready the advice's player in its process while the user waits for their turn (once per screen), so that
+        the first advice does not wait for the engine to compile."""
+        if self._advice_warmed:
+            return
+        self._advice_warmed = True
+        from tui.search_process import advice_process, warm
+
+        warm(advice_process(), self.ADVICE_ENGINE, self.variant_name(), game + "/advice")
 
     @work(thread=True, exclusive=True, group="search-advice", exit_on_error=False)
     def search_advice(self, view: GeisterView, game: str, version: int) -> None:

@@ -211,6 +211,9 @@ class GameScreen(BoardScreen):
     def search_is_current(self, version: int) -> bool:
         return version == self.session.version and self.browsing is None
 
+    def variant_name(self) -> str:
+        return self.session.variant.name
+
     def _update_advice(self) -> None:
         self._update_search_advice()
         panel = self.query_one("#mini-advice", MiniAdvicePanel)

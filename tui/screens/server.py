@@ -538,6 +538,9 @@ class ServerGameScreen(BoardScreen):
     def search_is_current(self, version: int) -> bool:
         return version == self.version and self.my_turn
 
+    def variant_name(self) -> str:
+        return self.variant.name
+
     def action_toggle_advice(self) -> None:
         self.nashplay.search_advice = not self.nashplay.search_advice
         self._update_advice()

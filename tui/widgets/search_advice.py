@@ -1,7 +1,13 @@
 """The live advice panel for Geister: what a search AI running in the background thinks of the user's moves.
 
-It draws one snapshot of the search (``solvers.montecarlo.Analysis``, sent by the search process): the suggested
-move, each move's win rate and playout count, and for each opponent piece the estimated chance that it is blue.
+It draws one snapshot of the search, sent by the search process, in the form its player gives:
+
+* an alpha-beta search (``solvers.purple.SearchReport``, from ``purple`` and ``bayes``): the depth reached, the
+  suggested move and each move's value, with proven results spelled out (a win or loss in so many plies, or an
+  expected result where the game may end at once) so that a forced result is never read as a small number, the
+  captures that may take the last red marked, and each opponent piece's chance of blue;
+* a Monte Carlo search (``solvers.montecarlo.Analysis``): each move's win rate and playouts, and the chances of blue.
+
 It only draws; the screen feeds it snapshots as they arrive.
 """
 
@@ -14,25 +20,81 @@ from textual.widgets import Static
 
 if TYPE_CHECKING:
     from solvers.montecarlo import Analysis
+    from solvers.purple import SearchReport
+
+    Snapshot = Analysis | SearchReport
 
 #: Moves listed (best first); the rest are summarised in one line.
 SHOWN_MOVES = 8
+#: The search's value scale: a blue piece on the board is worth 1,000, a decided game ``MATE`` (less the plies to
+#: it). Kept here (equal to ``solvers.geister_engine.search.MATE``, a test checks) so that drawing never imports the
+#: engine.
+MATE = 1_000_000
+#: Values beyond this are no position's worth: they are proven results, or a chance of one (a chance node's
+#: weighed ``MATE``); equal to ``solvers.purple.DECIDED`` (a test checks).
+DECIDED = 50_000
+
+
+def describe_value(value: int) -> str:
+    """A search value in words: a proven win or loss with its plies, an expected result where the game may be decided
+    at once (a capture that may take the last red, an escape that may be a blue's), or a score in blue pieces."""
+    if value > MATE - 1000:
+        plies = MATE - value
+        return f"wins in {plies} ply" if plies == 1 else f"wins in {plies} plies"
+    if value < -(MATE - 1000):
+        plies = MATE + value
+        return f"loses in {plies} ply" if plies == 1 else f"loses in {plies} plies"
+    if abs(value) > DECIDED:
+        # A chance node's weighed MATE: the expected result (a win +1, a loss -1) under the belief.
+        return f"E(result) {value / MATE:+.2f}"
+    return f"{value / 1000:+.2f}"
 
 
 class SearchAdvicePanel(Static):
     DEFAULT_CSS = "SearchAdvicePanel { height: auto; margin-bottom: 1; }"
 
-    def show(self, analysis: Analysis | None, engine: str, note: str = "") -> None:
-        self.update(self.render_analysis(analysis, engine, note))
+    def show(self, snapshot: Snapshot | None, engine: str, note: str = "") -> None:
+        self.update(self.render_snapshot(snapshot, engine, note))
 
-    @staticmethod
-    def render_analysis(analysis: Analysis | None, engine: str, note: str = "") -> Text:
+    @classmethod
+    def render_snapshot(cls, snapshot: Snapshot | None, engine: str, note: str = "") -> Text:
         text = Text(end="")
         text.append(f"Advice (a hides it): {engine} search\n", style="bold")
         if note:
             text.append(note + "\n", style="dim")
-        if analysis is None:
+        if snapshot is None:
             return text
+        from solvers.purple import SearchReport  # already loaded: the snapshot was unpickled from it
+
+        if isinstance(snapshot, SearchReport):
+            cls._render_report(text, snapshot)
+        else:
+            cls._render_analysis(text, snapshot)
+        return text
+
+    @staticmethod
+    def _render_report(text: Text, report: SearchReport) -> None:
+        state = "done" if report.final else "thinking"
+        nodes = f"{report.nodes / 1e6:.1f} M" if report.nodes >= 100_000 else f"{report.nodes:,}"
+        text.append(
+            f"depth {report.depth} (to {report.seldepth}), {nodes} nodes in {report.elapsed:.1f} s ({state})\n",
+            style="dim",
+        )
+        text.append("Suggested: ")
+        text.append(f" {report.best} ", style="bold reverse")
+        text.append(f"  {describe_value(report.value)}\n")
+        for move, value in report.moves[:SHOWN_MOVES]:
+            mark = " <" if move == report.best else " may be the last red" if move in report.risky else ""
+            text.append(f"  {move!s:<8} {describe_value(value):>16}{mark}\n")
+        if len(report.moves) > SHOWN_MOVES:
+            text.append(f"  ... {len(report.moves) - SHOWN_MOVES} more moves\n", style="dim")
+        text.append("Values: a blue piece = 1.00; E(result): a win +1, a loss -1\n", style="dim")
+        if report.blue:
+            text.append("Their pieces, chance of blue:\n")
+            text.append("  " + "  ".join(f"{square} {blue * 100:.0f}%" for square, blue in report.blue) + "\n")
+
+    @staticmethod
+    def _render_analysis(text: Text, analysis: Analysis) -> None:
         state = "done" if analysis.final else "thinking"
         text.append(f"{analysis.playouts:,} playouts in {analysis.elapsed:.1f} s ({state}); ", style="dim")
         text.append(f"{analysis.worlds} colourings possible\n", style="dim")
@@ -48,4 +110,3 @@ class SearchAdvicePanel(Static):
             text.append("Their pieces, chance of blue:\n")
             beliefs = sorted(analysis.beliefs, key=lambda b: -b.blue)
             text.append("  " + "  ".join(f"{b.square} {b.blue * 100:.0f}%" for b in beliefs) + "\n")
-        return text
