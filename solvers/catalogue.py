@@ -104,14 +104,14 @@ PLAYERS: dict[str, PlayerEntry] = _entries(
     ),
     PlayerEntry(
         "mc",
-        "Monte Carlo over sampled worlds with uniform random playouts (the UPP paper's baseline)",
+        "Monte Carlo over sampled worlds with random playouts that race for the exits (the UPP paper's baseline)",
         GEISTER_FAMILY,
         "search",
         {"geister": f"{_MONTE_CARLO}:MonteCarloPlayer"},
     ),
     PlayerEntry(
         "mc-guided",
-        "Monte Carlo with UPP's guided playouts: isolates what UPP's world estimation adds",
+        "Monte Carlo with guided playouts (racing and capturing, as ISMCTS's): beyond the paper",
         GEISTER_FAMILY,
         "search",
         {"geister": f"{_MONTE_CARLO}:GuidedMonteCarloPlayer"},

@@ -114,7 +114,7 @@ def warm(process: SearchProcess, name: str, variant: str, game: str) -> None:
     """Start warming ``name``'s player in ``process`` and return at once; a failure here is left for the first real
     request to report."""
     future = process.submit(warm_in_child, name, variant, game)
-    future.add_done_callback(lambda done: done.exception())
+    future.add_done_callback(lambda done: done.cancelled() or done.exception())
 
 
 def choose_in_child(name: str, game: str, view: GeisterView, seconds: float, seed: int) -> Setup | Move:
