@@ -193,7 +193,9 @@ def test_register_has_every_player() -> None:
     from tui.cli import connect as connect_cli
 
     # Every player named in the issues is there (a new one needs only its module and its catalogue entry).
-    assert {"random", "chototsu", "greedy", "mc", "mc-guided", "upp", "ismcts", "purple", "bayes"} <= set(GEISTER_PLAYERS)
+    assert {"random", "chototsu", "greedy", "mc", "mc-guided", "upp", "ismcts", "purple", "bayes"} <= set(
+        GEISTER_PLAYERS
+    )
     # The command line reads the names from the catalogue (which loads no numpy): they agree by construction.
     assert set(connect_cli.PLAYER_NAMES) == {*GEISTER_PLAYERS, "human", "ai"}
 
