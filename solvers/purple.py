@@ -160,6 +160,37 @@ class PurplePlayer:
         share = min(1.0, blues_left / len(open_slots)) if open_slots else 0.0
         return {slot: (0.0 if slot in proven else share) for slot in slots}
 
+    def _search_arrays(self) -> dict[str, Any]:
+        """The table, killers, history and move stacks this player keeps from one search to the next."""
+        from solvers.geister_engine import search as sr
+
+        if self._arrays is None:
+            self._arrays = sr.new_context()
+        return self._arrays
+
+    def _iteration(self, s: Ints, t: Ints, c: Ints, prob: Ints, depth: int, moves: Ints, values: Ints) -> int:
+        """One deepening iteration over the root ``moves`` (see ``search.search_root``): the moves finished."""
+        from solvers.geister_engine import search as sr
+
+        arrays = self._search_arrays()
+        done: int = sr.search_root(
+            s,
+            t,
+            c,
+            self.weights,
+            prob,
+            depth,
+            arrays["tt_keys"],
+            arrays["tt_data"],
+            arrays["killers"],
+            arrays["history"],
+            arrays["move_stack"],
+            arrays["score_stack"],
+            moves,
+            values,
+        )
+        return done
+
     def analyse(self, view: GeisterView, limit: Limit | None, rng: random.Random) -> Iterator[SearchReport]:
         """One report per completed iteration of the deepening search; the last has ``final=True``."""
         from solvers.geister_engine import kernel
@@ -177,9 +208,7 @@ class PurplePlayer:
         if self.exact:
             c[sr.C_MARGIN] = 4 * sr.MATE
         prob = self.probabilities(view)
-        if self._arrays is None:
-            self._arrays = sr.new_context()
-        arrays = self._arrays
+        arrays = self._search_arrays()
         arrays["killers"].fill(-1)
         arrays["history"] //= 8  # old history still orders, but the new search soon outweighs it
         moves = np.full(MAX_MOVES + 1, -1, dtype=np.int64)
@@ -237,22 +266,7 @@ class PurplePlayer:
                 speed = nodes_before / spent if spent >= SPEED_SAMPLE else self._speed
                 c[sr.C_MAX_NODES] = int(c[sr.C_NODES]) + max(int(speed * left), 1_000)
             c[sr.C_ABORT] = 0
-            done = sr.search_root(
-                s,
-                t,
-                c,
-                self.weights,
-                prob,
-                depth,
-                arrays["tt_keys"],
-                arrays["tt_data"],
-                arrays["killers"],
-                arrays["history"],
-                arrays["move_stack"],
-                arrays["score_stack"],
-                moves,
-                values,
-            )
+            done = self._iteration(s, t, c, prob, depth, moves, values)
             nodes_before = int(c[sr.C_NODES])
             if done == 0:
                 break  # not one root move finished: the previous iteration stands
@@ -287,22 +301,7 @@ class PurplePlayer:
         if last is None:  # no iteration finished at all (a tiny budget): depth 1 with no limit
             c[sr.C_MAX_NODES] = 1 << 62
             c[sr.C_ABORT] = 0
-            done = sr.search_root(
-                s,
-                t,
-                c,
-                self.weights,
-                prob,
-                1,
-                arrays["tt_keys"],
-                arrays["tt_data"],
-                arrays["killers"],
-                arrays["history"],
-                arrays["move_stack"],
-                arrays["score_stack"],
-                moves,
-                values,
-            )
+            done = self._iteration(s, t, c, prob, 1, moves, values)
             ranked = tuple((convert.decode_move(variant, int(moves[i])), int(values[i])) for i in range(done))
             last = SearchReport(1, ranked, _pick(ranked, rng), int(c[sr.C_NODES]), 1, 0.0, False, proven, blue, risky)
         elapsed = time.perf_counter() - started

@@ -29,7 +29,11 @@ from solvers.catalogue import make_player
 from solvers.players import Limit
 
 if TYPE_CHECKING:
-    from tui.widgets.search_advice import Snapshot
+    from solvers.montecarlo import Analysis
+    from solvers.purple import SearchReport
+
+    #: What the advice search sends the app: a Monte Carlo snapshot, or an alpha-beta iteration's report.
+    Snapshot = Analysis | SearchReport
 
 
 class SearchProcess:

@@ -28,7 +28,7 @@ from tui.widgets.board import Board
 from tui.widgets.search_advice import SearchAdvicePanel
 
 if TYPE_CHECKING:
-    from tui.widgets.search_advice import Snapshot
+    from tui.search_process import Snapshot
 
 
 def piece_letters(pieces: list[Piece], viewer: Side, palette: dict[str, str]) -> Text:

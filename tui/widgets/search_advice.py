@@ -21,8 +21,7 @@ from textual.widgets import Static
 if TYPE_CHECKING:
     from solvers.montecarlo import Analysis
     from solvers.purple import SearchReport
-
-    Snapshot = Analysis | SearchReport
+    from tui.search_process import Snapshot
 
 #: Moves listed (best first); the rest are summarised in one line.
 SHOWN_MOVES = 8
