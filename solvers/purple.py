@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -137,6 +137,10 @@ class PurplePlayer:
     #: Exact values for every root move (the live advice lists them), instead of bounds for the moves more than
     #: ``MARGIN`` below the best (enough to choose a move, and cheaper).
     exact = False
+    #: Report at least this often (seconds) on a time budget, even in the middle of a deep iteration, which then
+    #: resumes (the table keeps what it found): the live advice streams its search in slices. ``None``: one report
+    #: per finished iteration.
+    slice_seconds: float | None = None
     #: Search features switched off (``search.NO_TABLE``, ``NO_ORDERING``, ``NO_PRUNING``): for benchmarks' baselines.
     FLAGS = 0
 
@@ -264,10 +268,19 @@ class PurplePlayer:
                 # dominates): trust this search's own figure only once it has run for a while.
                 spent = now - started
                 speed = nodes_before / spent if spent >= SPEED_SAMPLE else self._speed
-                c[sr.C_MAX_NODES] = int(c[sr.C_NODES]) + max(int(speed * left), 1_000)
+                slice_left = left if self.slice_seconds is None else min(left, self.slice_seconds)
+                c[sr.C_MAX_NODES] = int(c[sr.C_NODES]) + max(int(speed * slice_left), 1_000)
             c[sr.C_ABORT] = 0
             done = self._iteration(s, t, c, prob, depth, moves, values)
             nodes_before = int(c[sr.C_NODES])
+            sliced = fixed_depth is None and node_budget is None and self.slice_seconds is not None
+            if done < n and sliced and time.perf_counter() < deadline:
+                # The slice ended inside this iteration: say so (the last finished iteration stands), then take the
+                # same depth up again, its finished subtrees now in the table.
+                if last is not None:
+                    yield replace(last, nodes=nodes_before, elapsed=time.perf_counter() - started)
+                depth -= 1
+                continue
             if done == 0:
                 break  # not one root move finished: the previous iteration stands
             if held_back and done == n and int(values[0]) <= -DECIDED:

@@ -233,3 +233,18 @@ def test_exact_mode_gives_every_move_its_true_value(player_class: type[PurplePla
     *_, fast = exact.analyse(view, Limit(iterations=3), random.Random(1))
     *_, slow = Plain().analyse(view, Limit(iterations=3), random.Random(1))
     assert dict(fast.moves) == dict(slow.moves)
+
+
+def test_sliced_advice_reports_inside_deep_iterations_and_still_finishes() -> None:
+    """With ``slice_seconds`` the search reports between slices (the live advice needs a report every slice, not
+    one per iteration) and resumes the same depth: every report names a legal move, the last one is final."""
+    state = random_midgame(3, 30)
+    view = state.view(state.to_move)
+    player = BayesPlayer()
+    player.exact = True
+    player.slice_seconds = 0.001
+    reports = list(player.analyse(view, Limit(time=0.3), random.Random(1)))
+    assert reports[-1].final and not any(report.final for report in reports[:-1])
+    legal = set(view.legal_moves())
+    assert all(report.best in legal for report in reports)
+    assert [r.depth for r in reports] == sorted(r.depth for r in reports)  # depth never goes back

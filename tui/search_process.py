@@ -141,6 +141,7 @@ def advise_in_child(name: str, game: str, view: GeisterView, slice_seconds: floa
         player = _player(name, view.variant.name, game + "/advice")
         if hasattr(player, "exact"):
             player.exact = True  # the advice lists every move's value: exact ones, not bounds
+            player.slice_seconds = slice_seconds  # a report every slice, even inside a deep iteration
         _CHILD.search = iter(player.analyse(view, Limit(time=budget), random.Random(len(view.moves))))
         _CHILD.search_key = key
         _CHILD.latest = None
