@@ -14,7 +14,7 @@ from solvers.geister_engine import search as sr
 from solvers.players import Limit
 from solvers.purple import SearchReport
 from tui.widgets import search_advice
-from tui.widgets.search_advice import SearchAdvicePanel, describe_value
+from tui.widgets.search_advice import SearchAdvicePanel, describe_value, relative_value
 
 
 def test_the_panel_scale_is_the_engines() -> None:
@@ -43,6 +43,22 @@ def test_the_panel_scale_is_the_engines() -> None:
 )
 def test_values_in_words(value: int, words: str) -> None:
     assert describe_value(value) == words
+
+
+def test_ordinary_values_are_read_against_the_best_move() -> None:
+    assert relative_value(4030, 4030) == "best"
+    assert relative_value(3930, 4030) == "-0.10"
+    # Where the game may be decided, the words, never a difference.
+    assert relative_value(-300_000, 4030) == "E(result) -0.30"
+    assert relative_value(4030, sr.MATE - 3) == "+4.03"
+
+
+def test_a_held_back_capture_is_named() -> None:
+    # Player 2 has one red left; c2xc3 may take it, and another move risks nothing: the capture is not searched,
+    # and the panel says why it is missing.
+    report = strongest_report("4u1/5u/6/2u3/2B3/R1B3 1 BBRRRbbrrr 40")
+    text = str(SearchAdvicePanel.render_snapshot(report, "bayes"))
+    assert "Not played: c2-c3 (may take their last red" in text, text
 
 
 def strongest_report(position: str) -> SearchReport:

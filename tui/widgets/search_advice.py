@@ -49,6 +49,14 @@ def describe_value(value: int) -> str:
     return f"{value / 1000:+.2f}"
 
 
+def relative_value(value: int, best: int) -> str:
+    """A move's value for the list: in words when the game may be decided (``describe_value``), else its score
+    against the best move's (``best`` for the best itself), since the evaluation's zero means nothing to a player."""
+    if abs(value) > DECIDED or abs(best) > DECIDED:
+        return describe_value(value)
+    return "best" if value == best else f"{(value - best) / 1000:+.2f}"
+
+
 class SearchAdvicePanel(Static):
     DEFAULT_CSS = "SearchAdvicePanel { height: auto; margin-bottom: 1; }"
 
@@ -81,13 +89,20 @@ class SearchAdvicePanel(Static):
         )
         text.append("Suggested: ")
         text.append(f" {report.best} ", style="bold reverse")
-        text.append(f"  {describe_value(report.value)}\n")
+        text.append(f"  {describe_value(report.value)}\n" if abs(report.value) > DECIDED else "\n")
+        top = report.value
         for move, value in report.moves[:SHOWN_MOVES]:
             mark = " <" if move == report.best else " may be the last red" if move in report.risky else ""
-            text.append(f"  {move!s:<8} {describe_value(value):>16}{mark}\n")
+            text.append(f"  {move!s:<8} {relative_value(value, top):>16}{mark}\n")
         if len(report.moves) > SHOWN_MOVES:
             text.append(f"  ... {len(report.moves) - SHOWN_MOVES} more moves\n", style="dim")
-        text.append("Values: a blue piece = 1.00; E(result): a win +1, a loss -1\n", style="dim")
+        listed = {move for move, _ in report.moves}
+        held_back = sorted(str(move) for move in report.risky if move not in listed)
+        if held_back:
+            text.append(f"  Not played: {', '.join(held_back)} (may take their last red: a loss if it does)\n")
+        text.append("Values: against the best move; a blue piece = 1.00\n", style="dim")
+        if any(DECIDED < abs(value) <= MATE - 1000 for _, value in report.moves[:SHOWN_MOVES]):
+            text.append("E(result): the expected result, a win +1, a loss -1\n", style="dim")
         if report.blue:
             text.append("Their pieces, chance of blue:\n")
             text.append("  " + "  ".join(f"{square} {blue * 100:.0f}%" for square, blue in report.blue) + "\n")
