@@ -19,9 +19,6 @@ Proven reds (``solvers.colour_evidence``) are red, as for purple. Played against
 
 from __future__ import annotations
 
-import numpy as np
-import numpy.typing as npt
-
 from core.geister import GeisterView
 from solvers.belief import belief
 from solvers.purple import PurplePlayer
@@ -41,10 +38,3 @@ class BayesPlayer(PurplePlayer):
             piece.slot: 0.0 if piece.slot in beliefs.proven_red else beliefs.blue.get(piece.slot, 0.5)
             for _, piece in view.pieces(view.viewer.other)
         }
-
-    def probabilities(self, view: GeisterView) -> npt.NDArray[np.int64]:
-        chances = self.blue_chances(view)
-        prob = np.full(64, 1000, dtype=np.int64)
-        for square, piece in view.pieces(view.viewer.other):
-            prob[view.variant.index(square)] = round(1000 * chances[piece.slot])
-        return prob

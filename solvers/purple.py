@@ -53,10 +53,10 @@ NODES_PER_PLAYOUT = 100
 #: core of the reference machine, so this errs on the side of finishing early), and the running time after which
 #: a search's own speed is trusted.
 FIRST_SPEED = 1_000_000.0
+SPEED_SAMPLE = 0.02
 #: Values beyond this are no position's worth (the evaluation stays far below it, a test checks): they are proven
 #: results, or a chance node's weighed one (a move that may lose or win the game at once).
 DECIDED = 50_000
-SPEED_SAMPLE = 0.02
 
 
 @dataclass(frozen=True)
@@ -131,7 +131,7 @@ class PurplePlayer:
         *_, final = self.analyse(view, limit, rng)
         return final.best
 
-    #: Weigh captures and escapes of purple pieces by their chance of being blue (``probabilities``) instead of
+    #: Weigh captures and escapes of purple pieces by their chance of being blue (``blue_chances``) instead of
     #: taking the worst case.
     CHANCE = False
     #: Exact values for every root move (the live advice lists them), instead of bounds for the moves more than
@@ -149,9 +149,14 @@ class PurplePlayer:
         (hard evidence only, as the contest programs do)."""
         return dict.fromkeys(proven_reds(view), Colour.RED)
 
-    def probabilities(self, view: GeisterView) -> Ints:
-        """Each opponent piece's chance of being blue, in thousandths, by square (read only when ``CHANCE``)."""
-        return np.full(64, 1000, dtype=np.int64)
+    def probabilities(self, view: GeisterView, chances: dict[int, float]) -> Ints:
+        """What the search reads of ``chances`` (``blue_chances``): each opponent piece's chance of being blue, in
+        thousandths, by square; every square 1000 (the worst case) unless ``CHANCE``."""
+        prob = np.full(64, 1000, dtype=np.int64)
+        if self.CHANCE:
+            for square, piece in view.pieces(view.viewer.other):
+                prob[view.variant.index(square)] = round(1000 * chances[piece.slot])
+        return prob
 
     def blue_chances(self, view: GeisterView) -> dict[int, float]:
         """Each opponent piece's (slot's) chance of being blue as the player sees it, for reports: the proven reds
@@ -211,7 +216,8 @@ class PurplePlayer:
         c[sr.C_FLAGS] = self.FLAGS
         if self.exact:
             c[sr.C_MARGIN] = 4 * sr.MATE
-        prob = self.probabilities(view)
+        chances = self.blue_chances(view)
+        prob = self.probabilities(view, chances)
         arrays = self._search_arrays()
         arrays["killers"].fill(-1)
         arrays["history"] //= 8  # old history still orders, but the new search soon outweighs it
@@ -246,7 +252,6 @@ class PurplePlayer:
         nodes_before = 0
         last: SearchReport | None = None
         depth = 0
-        chances = self.blue_chances(view)
         squares = {piece.slot: square for square, piece in view.pieces(view.viewer.other)}
         blue = tuple(sorted(((squares[slot], p) for slot, p in chances.items()), key=lambda sp: (-sp[1], str(sp[0]))))
         while depth < MAX_DEPTH:

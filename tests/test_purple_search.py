@@ -60,9 +60,8 @@ def test_no_capture_of_what_may_be_the_last_red_while_another_move_exists(player
 
 @pytest.mark.parametrize("player_class", PLAYERS)
 def test_a_likely_blue_that_may_be_the_last_red_is_still_not_taken(player_class: type[PurplePlayer]) -> None:
-    # Player 2 has one red left among two pieces. The piece on c3 charged straight at us from its camp (the moves
-    # of a blue, to every style of belief that has seen a charger revealed blue); taking it wins if it is blue and
-    # loses at once if it is red. The rule holds whatever the belief: another move exists, so no capture.
+    # Player 2 has one red left among three pieces, so the piece on c3 is blue two times in three; taking it loses
+    # at once if it is the red. The rule holds whatever the belief says: another move exists, so no capture.
     position = "4u1/5u/6/2u3/2B3/R1B3 1 BBRRRbbrrr 40"
     view_state = GeisterState.from_position(position, "geister")
     view = view_state.view(view_state.to_move)
