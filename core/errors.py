@@ -28,3 +28,21 @@ class RecordError(NotationError):
     def __init__(self, message: str, line: int | None = None) -> None:
         self.line = line
         super().__init__(f"line {line}: {message}" if line is not None else message)
+
+
+#: How much of a bad input a message may quote: enough to recognise it, never a 50 MB line echoed back.
+QUOTE_LIMIT = 40
+
+
+def clipped(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """``text`` for a message as it is when short, else its first ``limit`` characters and its length."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text):,} characters)"
+
+
+def quoted(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """``text`` quoted for a message (``repr``), cut to ``limit`` characters with an ellipsis and its length."""
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}... ({len(text):,} characters)"

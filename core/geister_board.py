@@ -20,7 +20,7 @@ from enum import Enum
 from functools import cache
 from typing import Literal
 
-from core.errors import IllegalMoveError, InvalidPositionError, NotationError
+from core.errors import IllegalMoveError, InvalidPositionError, NotationError, quoted
 from core.game import Side
 from core.notation import MAX_BOARD, Move, Square
 
@@ -122,7 +122,7 @@ class Variant:
         if cleaned == "?":
             return Setup((Colour.UNKNOWN,) * self.pieces(side))
         if len(cleaned) != self.pieces(side) or set(cleaned) - {"B", "R"}:
-            raise NotationError(f"{text!r} is not a set-up for {side}: expected {self.setup_text_help(side)}")
+            raise NotationError(f"{quoted(text)} is not a set-up for {side}: expected {self.setup_text_help(side)}")
         setup = Setup(tuple(Colour(c) for c in cleaned))
         self.check_setup(setup, side)
         return setup
@@ -224,7 +224,7 @@ def variant_by_name(name: str) -> Variant:
         return VARIANTS[name]
     except KeyError:
         known = ", ".join(VARIANTS)
-        raise NotationError(f"unknown game {name!r}: expected one of {known}") from None
+        raise NotationError(f"unknown game {quoted(name)}: expected one of {known}") from None
 
 
 # --------------------------------------------------------------------------------------------------- set-ups
@@ -321,6 +321,11 @@ def why_illegal(variant: Variant, board: Sequence[Piece | None], side: Side, mov
 
 _RANK_TOKEN_RE = re.compile(r"[0-9]+|[BRUbru]")
 
+#: The longest position text: 26 ranks of 26 letters with slashes, the side, 52 captured letters and a ply count.
+MAX_POSITION_TEXT = 26 * 27 + 2 + 53 + 8
+#: A ply count of more digits is no game's (the longest variant stops at 300 plies).
+MAX_PLY_DIGITS = 6
+
 
 def format_position(
     variant: Variant,
@@ -371,12 +376,24 @@ class ParsedPosition:
 
 
 def parse_position(text: str, variant: Variant | None) -> ParsedPosition:
+    # Sizes are checked before anything is built: a damaged save saying "99999999999/4/4/4 1" must be refused
+    # as text, not expanded into a list of a hundred billion squares.
+    if len(text) > MAX_POSITION_TEXT:
+        raise InvalidPositionError(
+            f"{quoted(text)} is not a position: longer than {MAX_POSITION_TEXT} characters, "
+            "more than any board the notation supports"
+        )
     fields = text.split()
     if not 2 <= len(fields) <= 4:
         raise InvalidPositionError(
-            f"{text!r} is not a position: expected '<ranks> <to-move> [<captured> [<ply>]]', like '1uu1/4/4/1UU1 1'"
+            f"{quoted(text)} is not a position: expected '<ranks> <to-move> [<captured> [<ply>]]', "
+            "like '1uu1/4/4/1UU1 1'"
         )
     rank_texts = fields[0].split("/")
+    if len(rank_texts) > MAX_BOARD:
+        raise InvalidPositionError(
+            f"{quoted(fields[0])} has {len(rank_texts)} ranks: at most {MAX_BOARD} are supported"
+        )
     rows: list[list[str | None]] = []
     for number, rank_text in enumerate(rank_texts):
         row: list[str | None] = []
@@ -386,36 +403,47 @@ def parse_position(text: str, variant: Variant | None) -> ParsedPosition:
                 break
             position = token.end()
             if token.group().isdigit():
-                row.extend([None] * int(token.group()))
+                # Two digits at most (a rank is at most 26 squares), so ``int`` never meets a digit bomb.
+                empty = int(token.group()) if len(token.group()) <= 2 else MAX_BOARD + 1
+                if len(row) + empty > MAX_BOARD:
+                    raise InvalidPositionError(
+                        f"rank {len(rank_texts) - number} of {quoted(text)} covers more than {MAX_BOARD} squares, "
+                        "more than the notation supports"
+                    )
+                row.extend([None] * empty)
             else:
                 row.append(token.group())
         if position != len(rank_text) or not rank_text:
             bad = rank_text[position:] or "(empty)"
             raise InvalidPositionError(
-                f"rank {len(rank_texts) - number} of {text!r}: unexpected {bad!r}; "
+                f"rank {len(rank_texts) - number} of {quoted(text)}: unexpected {quoted(bad)}; "
                 "expected piece letters B R U b r u and digits for empty squares"
             )
         rows.append(row)
     height, width = len(rows), len(rows[0])
     if any(len(row) != width for row in rows):
-        raise InvalidPositionError(f"ranks of {fields[0]!r} differ in length: every rank must cover {width} squares")
+        raise InvalidPositionError(
+            f"ranks of {quoted(fields[0])} differ in length: every rank must cover {width} squares"
+        )
     if width > MAX_BOARD or height > MAX_BOARD:
         raise InvalidPositionError(f"a {width}x{height} board is larger than the notation supports")
     if fields[1] not in ("1", "2"):
-        raise InvalidPositionError(f"the side to move is '1' or '2', not {fields[1]!r}")
+        raise InvalidPositionError(f"the side to move is '1' or '2', not {quoted(fields[1])}")
     to_move = Side.from_number(fields[1])
     captured_text = fields[2] if len(fields) > 2 else "-"
     # ``U``/``u`` too: a capture reveals the colour in play, but a record with hidden set-ups ('?') cannot show it.
     if captured_text != "-" and not re.fullmatch(r"[BRUbru]+", captured_text):
         raise InvalidPositionError(
-            f"captured pieces {captured_text!r}: expected piece letters B R U b r u, or '-' for none"
+            f"captured pieces {quoted(captured_text)}: expected piece letters B R U b r u, or '-' for none"
         )
-    try:
-        ply = int(fields[3]) if len(fields) > 3 else 0
-    except ValueError:
-        raise InvalidPositionError(f"the ply count is a number, not {fields[3]!r}") from None
-    if ply < 0:
-        raise InvalidPositionError(f"the ply count cannot be negative ({ply})")
+    ply_text = fields[3] if len(fields) > 3 else "0"
+    if ply_text.startswith("-"):
+        raise InvalidPositionError(f"the ply count cannot be negative ({quoted(ply_text)})")
+    if not re.fullmatch(f"[0-9]{{1,{MAX_PLY_DIGITS}}}", ply_text):
+        raise InvalidPositionError(
+            f"the ply count is a number of at most {MAX_PLY_DIGITS} digits, not {quoted(ply_text)}"
+        )
+    ply = int(ply_text)
 
     letters = {(r, f): cell for r, row in enumerate(reversed(rows)) for f, cell in enumerate(row) if cell}
     captured_letters = [] if captured_text == "-" else list(captured_text)
@@ -447,7 +475,7 @@ def parse_position(text: str, variant: Variant | None) -> ParsedPosition:
         side = Side.P1 if letter.isupper() else Side.P2
         if not free[side]:
             raise InvalidPositionError(
-                f"{side} has more than {variant.pieces(side)} pieces in {text!r} ({variant.title})"
+                f"{side} has more than {variant.pieces(side)} pieces in {quoted(text)} ({variant.title})"
             )
         return free[side].pop(0)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from core.errors import InvalidMoveError, NotationError
+from core.errors import InvalidMoveError, NotationError, quoted
 
 FILES = "abcdefghijklmnopqrstuvwxyz"
 
@@ -32,7 +32,7 @@ class Square:
     def parse(cls, text: str) -> Square:
         match = _SQUARE_RE.fullmatch(text.strip().lower())
         if match is None:
-            raise NotationError(f"{text!r} is not a square: expected a file letter and a rank number, like 'b1'")
+            raise NotationError(f"{quoted(text)} is not a square: expected a file letter and a rank number, like 'b1'")
         return cls(FILES.index(match.group(1)), int(match.group(2)) - 1)
 
     @property
@@ -67,7 +67,7 @@ class Move:
         match = _MOVE_RE.fullmatch(cleaned)
         if match is None:
             raise InvalidMoveError(
-                f"{text.strip()!r} is not a move: expected <from>-<to> like 'b1-b2', or <from>-out like 'a4-out'"
+                f"{quoted(text.strip())} is not a move: expected <from>-<to> like 'b1-b2', or <from>-out like 'a4-out'"
             )
         src = Square.parse(match.group(1))
         dst = None if match.group(2) == "out" else Square.parse(match.group(2))

@@ -11,12 +11,14 @@ tags into a starting state, so other games plug in there.
 
 from __future__ import annotations
 
+import os
 import re
+import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from core.errors import IllegalMoveError, NotationError, RecordError
+from core.errors import IllegalMoveError, NotationError, RecordError, clipped, quoted
 from core.game import Side
 from core.geister import GeisterState, Variant, variant_by_name
 from core.notation import Move
@@ -25,6 +27,12 @@ RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 
 _TAG_RE = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]')
 _TOKEN_RE = re.compile(r"\{[^}]*\}|\{[^}]*$|\d+\.(?:\.\.)?|\S+")
+
+#: The largest record read, in characters (and bytes on disk): the longest game (300 plies) with a comment on
+#: every move fits many times over; anything bigger is not a record, and is refused before it is read.
+MAX_RECORD_CHARS = 1_000_000
+#: The most moves a record may hold: no variant's game is longer than 300 plies.
+MAX_RECORD_MOVES = 10_000
 
 
 @dataclass
@@ -45,6 +53,10 @@ class Record:
 
     @classmethod
     def parse(cls, text: str) -> Record:
+        if len(text) > MAX_RECORD_CHARS:
+            raise RecordError(f"{len(text):,} characters is too long for a record (at most {MAX_RECORD_CHARS:,})")
+        # A byte-order mark (some editors write one) is not part of the first tag.
+        text = text.removeprefix("\ufeff")
         record = cls()
         body_lines: list[tuple[int, str]] = []
         for number, raw in enumerate(text.splitlines(), start=1):
@@ -54,7 +66,7 @@ class Record:
             if line.startswith("[") and not body_lines:
                 match = _TAG_RE.fullmatch(line)
                 if match is None:
-                    raise RecordError(f'malformed tag {line!r}: expected [Name "value"]', number)
+                    raise RecordError(f'malformed tag {quoted(line)}: expected [Name "value"]', number)
                 record.tags[match.group(1)] = match.group(2).replace('\\"', '"').replace("\\\\", "\\")
                 continue
             body_lines.append((number, line))
@@ -63,7 +75,7 @@ class Record:
             for token in _TOKEN_RE.finditer(line):
                 word = token.group()
                 if result_seen is not None:
-                    raise RecordError(f"text after the result {result_seen!r}: {word!r}", number)
+                    raise RecordError(f"text after the result {result_seen!r}: {quoted(word)}", number)
                 if word.startswith("{"):
                     if not word.endswith("}"):
                         raise RecordError("a comment opened with '{' is not closed on the same line", number)
@@ -77,11 +89,13 @@ class Record:
                 elif word in RESULTS:
                     result_seen = word
                 else:
+                    if len(record.moves) >= MAX_RECORD_MOVES:
+                        raise RecordError(f"more than {MAX_RECORD_MOVES:,} moves: no game is that long", number)
                     record.moves.append(RecordedMove(word, None, number))
         if result_seen is not None:
             tagged = record.tags.get("Result")
             if tagged is not None and tagged != result_seen:
-                raise RecordError(f"the Result tag says {tagged!r} but the move text ends with {result_seen!r}")
+                raise RecordError(f"the Result tag says {quoted(tagged)} but the move text ends with {result_seen!r}")
             record.tags["Result"] = result_seen
         if "Game" not in record.tags:
             raise RecordError('the record has no [Game "..."] tag, so it cannot say which game it is')
@@ -89,10 +103,16 @@ class Record:
 
     @classmethod
     def load(cls, path: str | Path) -> Record:
+        """Read a record file; ``RecordError`` for one too large, not UTF-8 or malformed, ``OSError`` for one that
+        cannot be read. At most ``MAX_RECORD_CHARS`` bytes are ever read, whatever the file's size."""
+        with Path(path).open("rb") as file:
+            data = file.read(MAX_RECORD_CHARS + 1)
+        if len(data) > MAX_RECORD_CHARS:
+            raise RecordError(f"{path} is larger than {MAX_RECORD_CHARS:,} bytes: too large for a record")
         try:
-            text = Path(path).read_text(encoding="utf-8")
+            text = data.decode("utf-8")
         except UnicodeDecodeError as error:
-            raise RecordError(f"{path} is not UTF-8 text: {error}") from None
+            raise RecordError(f"{path} is not UTF-8 text (byte {error.start})") from None
         try:
             return cls.parse(text)
         except RecordError as error:
@@ -135,12 +155,21 @@ class Record:
         return "\n".join(lines) + "\n\n" + _wrap(words, 100) + "\n"
 
     def save(self, path: str | Path) -> None:
-        """Write atomically, so a crash while saving never leaves half a record."""
+        """Write atomically, so a crash while saving never leaves half a record, and a reader never sees one.
+
+        The temporary file's name is unique (``mkstemp``): two processes saving the same record each write their
+        own and the last rename wins whole, never a torn mix of both."""
         target = Path(path)
         target.parent.mkdir(parents=True, exist_ok=True)
-        temporary = target.with_name(target.name + ".tmp")
-        temporary.write_text(self.to_text(), encoding="utf-8")
-        temporary.replace(target)
+        handle, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+        temporary = Path(name)
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8") as file:
+                file.write(self.to_text())
+            temporary.replace(target)
+        except BaseException:
+            temporary.unlink(missing_ok=True)
+            raise
 
     # ---- replaying
 
@@ -175,7 +204,7 @@ class Record:
         first = state.to_move
         for index, recorded in enumerate(self.moves):
             number, side = _move_number(index, first)
-            where = f"move {number}{'.' if side is Side.P1 else '...'} {recorded.text}"
+            where = f"move {number}{'.' if side is Side.P1 else '...'} {clipped(recorded.text)}"
             if state.is_terminal():
                 raise RecordError(f"{where}: the game was already over ({state.outcome()})", recorded.line)
             try:
