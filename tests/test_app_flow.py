@@ -25,6 +25,7 @@ from core.record import Record
 from tui.app import NashplayApp, StartRequest
 from tui.cli import build_parser, main
 from tui.config import GeisterConfig
+from tui.saves import SaveStore
 from tui.screens.ask_path import AskPath
 from tui.screens.game import GameScreen
 from tui.screens.help import HelpScreen
@@ -38,7 +39,6 @@ from tui.widgets.setup_picker import SetupPicker
 
 SIZE = (100, 32)
 SEED = 7
-SAVE_NAME = "game-in-progress.ngr"
 VENV_BIN = Path(sys.executable).parent
 
 
@@ -187,6 +187,15 @@ def test_set_up_subtitle_follows_the_side() -> None:
 # ------------------------------------------------------------------------------------------------ save and resume
 
 
+def saved_slots(state_dir: Path) -> list[Path]:
+    """The records of the games in progress (one per game)."""
+    return sorted((state_dir / "games").glob("*.ngr"))
+
+
+def resume_options(app: NashplayApp) -> list[tuple[str, str]]:
+    return [(option_id, prompt) for option_id, prompt in menu_options(app) if (option_id or "").startswith("resume:")]
+
+
 def test_game_in_progress_is_saved_and_resumed(state_dir: Path) -> None:
     async def test() -> None:
         first = play_app()
@@ -196,17 +205,17 @@ def test_game_in_progress_is_saved_and_resumed(state_dir: Path) -> None:
             session = first.screen.session  # type: ignore[attr-defined]
             position = session.state.position()
             shown = view_of(first).position()
-            saved = state_dir / SAVE_NAME
-            assert saved.is_file()
-            assert Record.load(saved).replay()[-1].position() == position
+            [saved] = saved_slots(state_dir)
+            slot = SaveStore(state_dir).slot(saved.stem)
+            assert slot.load().replay()[-1].position() == position
 
         second = NashplayApp(ai_delay=0)
         async with second.run_test(size=SIZE) as pilot:
             await pilot.pause()
             assert any("Resume" in text for text in notifications(second))
             option_id, prompt = menu_options(second)[0]
-            assert option_id == "resume"
-            assert prompt == "Resume: mini-geister vs chototsu, 2 moves played"
+            assert option_id == f"resume:{saved.stem}"
+            assert prompt.startswith("Resume: mini-geister vs chototsu, 2 moves played (saved ")
             await pilot.press("enter")
             await pilot.pause()
             screen = second.screen
@@ -217,7 +226,32 @@ def test_game_in_progress_is_saved_and_resumed(state_dir: Path) -> None:
             assert screen.query_one("#moves", MoveList).moves == tuple(m.to_text() for m in session.state.moves())
             await type_move(second, pilot, "b2-a2")
             assert len(screen.session.state.moves()) == 4
-            assert len(Record.load(state_dir / SAVE_NAME).moves) == 4
+            assert saved_slots(state_dir) == [saved]
+            assert len(slot.load().moves) == 4
+
+    run(test)
+
+
+def test_the_save_folder_hides_the_opponents_secret_until_the_game_ends(state_dir: Path) -> None:
+    """What a user can open as a record (the slot's .ngr, e.g. with ``nashplay replay``) shows neither the
+    opponent's set-up nor the seed that would replay it; resuming reads them from the secret file beside it."""
+
+    async def test() -> None:
+        app = play_app(variant="geister", setup="BBBBRRRR")
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await type_move(app, pilot, "b1-b2")
+            session = app.screen.session  # type: ignore[attr-defined]
+            [saved] = saved_slots(state_dir)
+            text = saved.read_text()
+            public = Record.load(saved)
+            assert public.tags["Setup2"] == "?" and "Seed" not in public.tags
+            assert session.state.setup(Side.P2).to_text() not in text
+            final = public.replay()[-1]
+            assert all(p.colour is Colour.UNKNOWN for _, p in final.pieces() if p.side is Side.P2)
+            secret = saved.with_suffix(".secret").read_text()
+            assert session.state.setup(Side.P2).to_text() in secret
+            assert SaveStore(state_dir).slot(saved.stem).load().tags["Setup2"] != "?"
 
     run(test)
 
@@ -228,29 +262,95 @@ def test_a_new_game_keeps_the_unfinished_one(state_dir: Path) -> None:
         async with first.run_test(size=SIZE) as pilot:
             await pilot.pause()
             await first_move(first, pilot)
-        old = (state_dir / SAVE_NAME).read_text()
+        [old] = saved_slots(state_dir)
+        old_text = old.read_text()
         second = play_app()
         async with second.run_test(size=SIZE) as pilot:
             await pilot.pause()
-            kept = list((state_dir / "unfinished").glob("*.ngr"))
-            assert len(kept) == 1 and kept[0].read_text() == old
-            assert Record.load(state_dir / SAVE_NAME).moves == []
+            await type_move(second, pilot, "a1-a2")
+            assert old.read_text() == old_text
+            assert len(saved_slots(state_dir)) == 2
+        third = NashplayApp(ai_delay=0)
+        async with third.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert len(resume_options(third)) == 2  # every unfinished game is offered
+
+    run(test)
+
+
+def test_a_game_open_in_another_nashplay_is_neither_offered_nor_overwritten(state_dir: Path) -> None:
+    """Two instances: the game the first is playing holds its slot's lock; the second does not offer it, and its own
+    new game takes a slot of its own, so neither loses a move."""
+
+    async def test() -> None:
+        first = play_app()
+        async with first.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await first_move(first, pilot)
+        [old] = saved_slots(state_dir)
+        elsewhere = SaveStore(state_dir).slot(old.stem)
+        assert elsewhere.claim()  # "another nashplay" is playing it now
+        try:
+            second = NashplayApp(ai_delay=0)
+            async with second.run_test(size=SIZE) as pilot:
+                await pilot.pause()
+                assert resume_options(second) == []
+                second.resume_game(old.stem)  # e.g. from a menu drawn before the other instance took it
+                await pilot.pause()
+                assert isinstance(second.screen, MenuScreen)
+                assert any("open in another nashplay" in text for text in notifications(second))
+        finally:
+            elsewhere.release()
+        third = NashplayApp(ai_delay=0)
+        async with third.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert [option_id for option_id, _ in resume_options(third)] == [f"resume:{old.stem}"]
 
     run(test)
 
 
 def test_corrupt_save_at_start_is_reported_and_set_aside(state_dir: Path) -> None:
     async def test() -> None:
-        state_dir.mkdir(parents=True)
-        (state_dir / SAVE_NAME).write_text("this is not a record\n\x00garbage")
+        (state_dir / "games").mkdir(parents=True)
+        (state_dir / "games" / "broken.ngr").write_text("this is not a record\n\x00garbage")
         app = NashplayApp(ai_delay=0)
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
             assert isinstance(app.screen, MenuScreen)
             assert any("could not be read" in text for text in notifications(app))
-            assert list(state_dir.glob("game-in-progress.corrupt-*")), list(state_dir.iterdir())
-            assert not (state_dir / SAVE_NAME).exists()
-            assert "resume" not in [option_id for option_id, _ in menu_options(app)]
+            assert (state_dir / "games" / "damaged" / "broken.ngr").is_file()
+            assert saved_slots(state_dir) == []
+            assert resume_options(app) == []
+
+    run(test)
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        '[Game "mini-geister"]\n[Start "99999999999/4/4/4 1"]\n\n*\n',  # a digit bomb in the position
+        '\ufeff[Game "mini-geister"]\n[Start "1uu1/4/4/1UU1 1"]\n[Human "1"]\n[ThinkTime "nan"]\n\n*\n',
+        '[Game "mini-geister"]\n[Human "1"]\n[Seed "' + "9" * 5000 + '"]\n\n*\n',
+        '[Game "mini-geister"]\n' + "b1-b2 " * 300_000 + "\n",  # 1.8 MB of moves
+        "\xff\xfe not UTF-8",
+    ],
+    ids=["digit-bomb", "nan-think-time", "seed-digits", "oversized", "not-utf8"],
+)
+def test_a_damaged_legacy_save_never_stops_the_app(state_dir: Path, damage: str) -> None:
+    """The single save of older versions is adopted as a slot; whatever is wrong with it, the app starts, says so once
+    and moves it aside."""
+
+    async def test() -> None:
+        state_dir.mkdir(parents=True)
+        (state_dir / "game-in-progress.ngr").write_bytes(damage.encode("utf-8", "surrogateescape"))
+        app = NashplayApp(ai_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, MenuScreen)
+            warnings = [text for text in notifications(app) if "could not be read" in text]
+            assert len(warnings) == 1 and len(warnings[0]) < 400, warnings
+            assert len(list((state_dir / "games" / "damaged").glob("*.ngr"))) == 1
+            assert resume_options(app) == []
 
     run(test)
 
@@ -261,18 +361,67 @@ def test_corrupt_save_at_resume_is_reported_and_set_aside(state_dir: Path) -> No
         async with first.run_test(size=SIZE) as pilot:
             await pilot.pause()
             await first_move(first, pilot)
+        [saved] = saved_slots(state_dir)
         app = NashplayApp(ai_delay=0)
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
-            assert menu_options(app)[0][0] == "resume"
-            (state_dir / SAVE_NAME).write_text("garbage, not a record")
+            assert menu_options(app)[0][0] == f"resume:{saved.stem}"
+            saved.write_text("garbage, not a record")
             await pilot.press("enter")
             await pilot.pause()
             assert isinstance(app.screen, MenuScreen)
             assert any("could not be resumed" in text for text in notifications(app))
-            moved = list(state_dir.glob("game-in-progress.corrupt-*"))
+            moved = list((state_dir / "games" / "damaged").glob("*.ngr"))
             assert len(moved) == 1 and moved[0].read_text() == "garbage, not a record"
-            assert "resume" not in [option_id for option_id, _ in menu_options(app)]
+            assert resume_options(app) == []
+
+    run(test)
+
+
+def test_a_state_folder_that_cannot_be_written_is_said_once_and_the_game_goes_on(tmp_path: Path) -> None:
+    """The state "folder" is a file here (so every write fails, even for root): the game is played, the problem is
+    said once, not after every move."""
+
+    async def test() -> None:
+        blocked = tmp_path / "not-a-folder"
+        blocked.write_text("")
+        app = play_app(saves=SaveStore(blocked))
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await first_move(app, pilot)
+            await type_move(app, pilot, "b2-a2")
+            assert isinstance(app.screen, GameScreen) and len(app.screen.session.state.moves()) == 4
+            said = [text for text in notifications(app) if "cannot be saved" in text]
+            assert len(said) == 1, notifications(app)
+
+    run(test)
+
+
+def test_a_state_folder_that_cannot_be_read_leaves_the_menu_working(
+    state_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A state folder the user may not read (PermissionError; faked, since the tests may run as root)."""
+    games = state_dir / "games"
+    games.mkdir(parents=True)
+    real_glob = Path.glob
+
+    def refusing_glob(self: Path, pattern: str) -> object:
+        if self == games:
+            raise PermissionError(13, "Permission denied", str(self))
+        return real_glob(self, pattern)
+
+    monkeypatch.setattr(Path, "glob", refusing_glob)
+
+    async def test() -> None:
+        app = NashplayApp(ai_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, MenuScreen)
+            assert resume_options(app) == []
+            assert [text for text in notifications(app) if "Permission denied" in text]
+            await pilot.press("down", "enter")  # the menu still starts games
+            await pilot.pause()
+            assert not isinstance(app.screen, MenuScreen)
 
     run(test)
 

@@ -23,6 +23,7 @@ from core.record import Record
 from tui.app import NashplayApp, StartRequest
 from tui.config import GeisterConfig
 from tui.games import Config
+from tui.saves import SaveStore
 from tui.screens.game import GameScreen
 from tui.screens.replay import ReplayScreen
 from tui.session import GameSession
@@ -31,7 +32,6 @@ from tui.widgets.moves import MoveList
 
 SIZE = (100, 32)
 SEED = 7
-SAVE_NAME = "game-in-progress.ngr"
 
 
 class PositionApp(NashplayApp):
@@ -331,7 +331,7 @@ async def check_finished_game(app: NashplayApp, pilot: Pilot[None], state_dir: P
     verdict = "You won!" if outcome.winner is Side.P1 else "Draw." if outcome.winner is None else "You lost."
     status = status_text(app)
     assert "Game over" in status and verdict in status and outcome.reason in status
-    assert not (state_dir / SAVE_NAME).exists(), "a finished game is no longer offered for resume"
+    assert not list((state_dir / "games").glob("*.ngr")), "a finished game is no longer offered for resume"
 
     # s: the prompt is pre-filled with a path; clear it, type ours, Enter.
     await pilot.press("s")
@@ -501,8 +501,8 @@ def test_move_by_mouse_clicks() -> None:
 
 
 def test_a_record_saved_mid_game_hides_the_opponents_colours(tmp_path: Path, state_dir: Path) -> None:
-    """The file the user saves (s) during a game must not show what the board hides; the autosave, which resuming
-    needs, keeps both set-ups."""
+    """The file the user saves (s) during a game must not show what the board hides; the save slot, which resuming
+    needs, keeps both set-ups (the opponent's in its secret file)."""
 
     async def test() -> None:
         app = play_app()
@@ -519,8 +519,9 @@ def test_a_record_saved_mid_game_hides_the_opponents_colours(tmp_path: Path, sta
             # It still replays, with player 2's pieces unknown throughout.
             final = saved.replay()[-1]
             assert all(p.colour is Colour.UNKNOWN for _, p in final.pieces() if p.side is Side.P2)
-            autosave = Record.load(state_dir / SAVE_NAME)
-            assert autosave.tags["Setup2"] != "?"
+            [path] = (state_dir / "games").glob("*.ngr")  # resuming needs the set-up: kept apart from the record
+            assert Record.load(path).tags["Setup2"] == "?"
+            assert SaveStore(state_dir).slot(path.stem).load().tags["Setup2"] != "?"
 
     run(test)
 

@@ -1,4 +1,4 @@
-"""The Textual app: themes, the saved game, the palette, and navigation.
+"""The Textual app: themes, the saved games, the palette, and navigation.
 
 The App owns navigation: screens post the messages of ``tui.messages`` and the App opens the screen they ask for,
 finding a game's screens in the game catalogue (``tui.games``) and importing them on first use, so that starting
@@ -18,15 +18,16 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
-from core.errors import NotationError
+from core.errors import NotationError, clipped
 from core.game import Side
 from core.record import Record
 from tui.games import Config, game_entry, game_of, load_screen
 from tui.messages import AskForRecord, OpenGame, OpenLearningCurves, OpenReplay, ResumeGame, ShowMenu
+from tui.saves import SaveFolderError, SaveSlot, SaveStore, iter_descriptions
 from tui.screens.base import AppServices
 from tui.screens.menu import MenuScreen
-from tui.session import GameSession
-from tui.storage import SavedGame, Settings
+from tui.session import GameSession, resumable
+from tui.storage import Settings, state_dir
 from tui.theme import ASCII, PIECE_VARIABLES, THEMES, UNICODE
 
 if TYPE_CHECKING:
@@ -72,7 +73,7 @@ class NashplayApp(App[None]):
         ascii_mode: bool = False,
         theme_name: str = "nashplay",
         ai_delay: float = 0.3,
-        saved: SavedGame | None = None,
+        saves: SaveStore | None = None,
     ) -> None:
         super().__init__()
         self.start_request = start or StartRequest()
@@ -81,8 +82,11 @@ class NashplayApp(App[None]):
         self.initial_theme = theme_name
         #: Seconds an AI's reply waits at least, so the user sees their own move land first.
         self.ai_delay = ai_delay
-        #: The game in progress (the Geister family's), saved after every move and offered for resume.
-        self.saved = saved or SavedGame()
+        #: The games in progress (the Geister family's), each saved after every move in a slot of its own and
+        #: offered for resume.
+        self.saves = saves or SaveStore(state_dir())
+        #: Said once: the state folder cannot be written (games are not saved) or read.
+        self.save_problem: str | None = None
         #: Which advice panels are shown (Nim, Footstep, Mini-Geister's solved values, the live Geister search):
         #: remembered between sessions in the state directory.
         self.settings = Settings()
@@ -142,35 +146,57 @@ class NashplayApp(App[None]):
             self.open_replay(request.record, request.replay_side, request.replay_title)
         else:
             self.push_screen(MenuScreen())
-            self._check_saved_game()
+            self._check_saved_games()
 
     def on_unmount(self) -> None:
         from tui.search_process import shutdown_all
 
         shutdown_all()  # the search processes end with the app
 
-    def _check_saved_game(self) -> None:
-        """A damaged save is reported and moved aside; it never stops the app."""
-        if not self.saved.exists():
-            return
+    def _check_saved_games(self) -> None:
+        """Offer the unfinished games; a damaged one is reported and moved aside. Nothing here stops the app."""
         try:
-            GameSession.from_record(self.saved.load())
-        except (NotationError, OSError, KeyError, ValueError) as error:
-            moved = self.saved.set_aside()
-            self.notify(
-                f"The saved game could not be read ({error}). It was moved to {moved}.",
-                title="Saved game damaged",
-                severity="warning",
-                timeout=12,
-            )
-            # The menu may not be composed yet (it fills itself on mount); refill it only if it already is.
-            if isinstance(self.screen, MenuScreen) and self.screen.is_mounted:
-                self.screen.fill()
-        else:
-            self.notify("A game in progress was saved: choose Resume in the menu to go on.", timeout=6)
+            slots = self.saves.unfinished()
+        except SaveFolderError as error:
+            self.report_save_problem(str(error))
+            return
+        good = 0
+        for slot in slots:
+            try:
+                resumable(slot.load())
+            except Exception as error:
+                self._set_aside(slot, f"The saved game could not be read ({_first_line(error)}).")
+            else:
+                good += 1
+        if isinstance(self.screen, MenuScreen) and self.screen.is_mounted:
+            self.screen.fill()  # the menu may not be composed yet (it fills itself on mount)
+        if good:
+            games = "A game in progress was" if good == 1 else f"{good} games in progress were"
+            self.notify(f"{games} saved: choose Resume in the menu to go on.", timeout=6)
 
-    def describe_saved_game(self) -> str | None:
-        return self.saved.describe()
+    def _set_aside(self, slot: SaveSlot, why: str) -> None:
+        try:
+            moved = slot.set_aside()
+        except OSError as error:
+            where = f"It could not be moved aside ({error.strerror or error}): it stays in {slot.folder}."
+        else:
+            where = f"It was moved to {moved}."
+        self.notify(f"{why} {where}", title="Saved game damaged", severity="warning", timeout=12)
+
+    def report_save_problem(self, problem: str) -> None:
+        """Say once that the state folder cannot be used (games will not be saved, or not offered for resume)."""
+        if self.save_problem is None:
+            self.save_problem = problem
+            self.notify(problem, title="Games are not saved", severity="warning", timeout=12)
+
+    def describe_saved_games(self) -> list[tuple[str, str]]:
+        """The unfinished games for the menu: (slot id, one line each), newest first."""
+        try:
+            slots = self.saves.unfinished()
+        except SaveFolderError as error:
+            self.report_save_problem(str(error))
+            return []
+        return [(slot.id, line) for slot, line in iter_descriptions(slots)]
 
     # ---- navigation
 
@@ -188,19 +214,29 @@ class NashplayApp(App[None]):
         screen = load_screen(entry.opening_screen(setup))
         self._show(screen(config if config is not None else entry.default_config()))
 
-    def resume_game(self) -> None:
+    def resume_game(self, slot_id: str) -> None:
+        slot = self.saves.slot(slot_id)
         try:
-            session = GameSession.from_record(self.saved.load())
-        except (NotationError, OSError, KeyError, ValueError) as error:
-            moved = self.saved.set_aside()
-            self.notify(
-                f"The saved game could not be resumed ({error}). It was moved to {moved}.", severity="error", timeout=12
-            )
-            if isinstance(self.screen, MenuScreen):
-                self.screen.fill()
+            claimed = slot.claim()
+        except OSError as error:
+            self.notify(f"Cannot resume that game: {error.strerror or error}", severity="error", timeout=10)
+            return
+        if not claimed:
+            self.notify("That game is open in another nashplay: go on with it there.", severity="warning", timeout=8)
+            self._refill_menu()
+            return
+        try:
+            session = GameSession.from_record(slot.load())
+        except Exception as error:
+            self._set_aside(slot, f"The saved game could not be resumed ({_first_line(error)}).")
+            self._refill_menu()
             return
         game_screen = load_screen(game_entry(session.config.variant).play_screen)
-        self._show(game_screen(session.config, session))
+        self._show(game_screen(session.config, session, slot=slot))
+
+    def _refill_menu(self) -> None:
+        if isinstance(self.screen, MenuScreen):
+            self.screen.fill()
 
     def open_replay(
         self, record: Record, viewer: Side = Side.P1, title: str | None = None, private: bool = False
@@ -232,8 +268,8 @@ class NashplayApp(App[None]):
         self.open_game(event.game, event.config, event.setup)
 
     @on(ResumeGame)
-    def _resume_game(self) -> None:
-        self.resume_game()
+    def _resume_game(self, event: ResumeGame) -> None:
+        self.resume_game(event.slot_id)
 
     @on(OpenReplay)
     def _open_replay(self, event: OpenReplay) -> None:
@@ -288,3 +324,9 @@ class NashplayApp(App[None]):
 if TYPE_CHECKING:
     # Screens see the app as ``AppServices`` (they cannot import this module): mypy checks here that it is one.
     _APP_OFFERS_THE_SCREENS_SERVICES: type[AppServices] = NashplayApp
+
+
+def _first_line(error: BaseException) -> str:
+    """An error for a notification: its first line, at most a few dozen characters of anything it quotes."""
+    text = str(error).splitlines()[0] if str(error) else type(error).__name__
+    return clipped(text, 160)

@@ -25,7 +25,11 @@ class OpenGame(Message):
 
 
 class ResumeGame(Message):
-    """Go on with the saved game in progress."""
+    """Go on with the saved game in progress in the save slot ``slot_id``."""
+
+    def __init__(self, slot_id: str) -> None:
+        super().__init__()
+        self.slot_id = slot_id
 
 
 class OpenReplay(Message):

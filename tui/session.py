@@ -9,9 +9,9 @@ from __future__ import annotations
 import itertools
 import random
 
-from core.errors import IllegalMoveError, NotationError
+from core.errors import IllegalMoveError, NotationError, quoted
 from core.game import Side
-from core.geister import GeisterState, GeisterView, Setup
+from core.geister import Colour, GeisterState, GeisterView, Setup
 from core.notation import Move
 from core.record import Record
 from solvers.catalogue import make_player, player_entry
@@ -39,17 +39,26 @@ def make_opponent(name: str, variant: str = "mini-geister", think_time: float = 
 class GameSession:
     """The user's game: a ``GeisterState`` plus who is human and the opponent AI."""
 
-    def __init__(self, config: GeisterConfig, state: GeisterState | None = None) -> None:
+    def __init__(
+        self, config: GeisterConfig, state: GeisterState | None = None, setup_rng: random.Random | None = None
+    ) -> None:
+        """A new game from ``config`` (or going on from ``state``). ``setup_rng`` draws the user's random set-up;
+        by default the operating system's randomness, apart from the opponent's generator (``config.seed``): the
+        opponent's generator must not be able to recompute the user's hidden set-up."""
         self.config = config
         self.variant = config.resolved_variant()
         self.human = config.human
         self.opponent = make_opponent(config.opponent, config.variant, config.think_time)
         seed = config.seed if config.seed is not None else random.randrange(2**31)
+        #: The seed of the opponent's generator: secret while the game runs (it would replay the opponent's set-up).
         self.seed = seed
+        #: The opponent's generator, and only the opponent's.
         self.rng = random.Random(seed)
         if state is None:
             state = GeisterState(self.variant)
-            human_setup = config.human_setup(self.rng)
+            human_setup = config.human_setup(setup_rng or random.SystemRandom())
+            if human_setup.is_hidden:
+                raise IllegalMoveError("your own set-up cannot be hidden ('?'): name your colours, or say 'random'")
             while state.phase == "setup":
                 side = Side(state.current_player())
                 if side is self.human:
@@ -152,9 +161,9 @@ class GameSession:
     # ---- records
 
     def record(self, reveal: bool = True) -> Record:
-        """The game's record. ``reveal=False`` (what the user saves or replays mid-game) writes the opponent's
-        set-up as ``?``: the file must not show what the board hides. The autosave keeps both set-ups, since
-        resuming needs them."""
+        """The game's record. ``reveal=False`` (what the user saves, replays or finds in the save folder mid-game)
+        leaves out ``secrets()``: the opponent's set-up is written ``?`` and the seed of its generator, which would
+        replay that set-up, is left out. Once the game is over everything is revealed."""
         tags = {
             "Player1": "human" if self.human is Side.P1 else self.opponent.name,
             "Player2": "human" if self.human is Side.P2 else self.opponent.name,
@@ -166,33 +175,56 @@ class GameSession:
         record = Record.from_game(self.state, tags)
         if not reveal and not self.is_over:
             record.tags[f"Setup{self.human.other.number}"] = "?"
+            del record.tags["Seed"]
         return record
+
+    def secrets(self) -> dict[str, str]:
+        """What resuming needs that the user may not see while the game runs (kept apart from the record)."""
+        full = self.record(reveal=True)
+        setup_tag = f"Setup{self.human.other.number}"
+        return {setup_tag: full.tags[setup_tag], "Seed": full.tags["Seed"]}
 
     @classmethod
     def from_record(cls, record: Record) -> GameSession:
-        """Resume a saved game: replays the record (raises ``RecordError`` if it does not replay)."""
-        states = record.replay()
-        try:
-            human = Side.from_number(record.tags.get("Human", "1"))
-            seed = int(record.tags.get("Seed", "0"))
-        except ValueError as error:
-            raise NotationError(f"the saved game's tags are damaged: {error}") from None
+        """Resume a saved game (raises ``NotationError``, e.g. ``RecordError``, for a save that cannot be resumed)."""
+        config, state = resumable(record)
+        session = cls(config, state)
+        # Continue the opponent's random stream where a fresh one would differ from the old game: mixing in the
+        # ply keeps resumed games reproducible without storing the generator's state.
+        session.rng = random.Random(session.seed * 1_000_003 + state.ply)
+        return session
+
+
+def resumable(record: Record) -> tuple[GeisterConfig, GeisterState]:
+    """The configuration and the position of a saved game, every tag checked as the command line checks it; raises
+    ``NotationError`` (``RecordError`` for moves that do not replay) for a save that cannot be resumed. Makes no
+    opponent, so it is cheap enough to check every save when the app starts."""
+    states = record.replay()
+    try:
+        human = Side.from_number(record.tags.get("Human", "1"))
+        seed_text = record.tags.get("Seed", "0")
+        if not seed_text.isdigit() or len(seed_text) > 20:
+            raise ValueError(f"the seed is a whole number of at most 20 digits, not {quoted(seed_text)}")
         config = GeisterConfig(
             variant=record.tags["Game"],
             human=human,
             opponent=record.tags.get("Opponent", "chototsu"),
-            seed=seed,
+            seed=int(seed_text),
             think_time=_float_tag(record.tags.get("ThinkTime"), DEFAULT_THINK_TIME),
         )
-        session = cls(config, states[-1])
-        # Continue the opponent's random stream where a fresh one would differ from the old game: mixing in the
-        # ply keeps resumed games reproducible without storing the generator's state.
-        session.rng = random.Random(seed * 1_000_003 + states[-1].ply)
-        return session
+        config.check()  # the thinking time's bounds (NaN, inf, 1e9 refused) and the opponent's name
+    except ValueError as error:  # ConfigError is one
+        raise NotationError(f"the saved game's tags are damaged: {error}") from None
+    if any(piece.colour is Colour.UNKNOWN for _, piece in states[-1].pieces() if piece.side is human):
+        # Pieces of unknown colour could each escape: a save like that would be a cheat, not a game.
+        raise NotationError("the saved game hides your own set-up ('?'): it cannot be resumed")
+    return config, states[-1]
 
 
 def _float_tag(text: str | None, default: float) -> float:
-    try:
-        return float(text) if text else default
-    except ValueError:
+    """A number tag; a missing one is ``default``, a malformed one raises ``ValueError`` (the save is damaged)."""
+    if not text:
         return default
+    if len(text) > 20:
+        raise ValueError(f"{quoted(text)} is not a number of seconds")
+    return float(text)

@@ -1,19 +1,15 @@
-"""Where the app keeps things between runs: the game in progress, and (for solvers) the cache directory.
+"""Where the app keeps things between runs (the games in progress: ``tui.saves``), and the remembered settings.
 
 Follows the XDG base directories (``$XDG_STATE_HOME``, default ``~/.local/state``); ``$NASHPLAY_STATE_DIR``
-overrides it, which the tests use. The game in progress is a record file (the same notation as any record), so a
-saved game can also be opened with ``nashplay replay``.
+overrides it, which the tests use.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import time
+import tempfile
 from pathlib import Path
-
-from core.errors import NotationError
-from core.record import Record
 
 
 def state_dir() -> Path:
@@ -24,48 +20,8 @@ def state_dir() -> Path:
     return Path(base) / "nashplay"
 
 
-class SavedGame:
-    """The one game in progress, saved after every move and when the app quits, offered for resume at start."""
-
-    def __init__(self, path: Path | None = None) -> None:
-        self.path = path or state_dir() / "game-in-progress.ngr"
-
-    def exists(self) -> bool:
-        return self.path.is_file()
-
-    def save(self, record: Record) -> None:
-        record.save(self.path)
-
-    def load(self) -> Record:
-        """The saved record; raises ``NotationError`` (or ``OSError``) if it cannot be read."""
-        return Record.load(self.path)
-
-    def clear(self) -> None:
-        self.path.unlink(missing_ok=True)
-
-    def set_aside(self) -> Path:
-        """Move a damaged save out of the way (kept for the user to inspect) and return where it went."""
-        target = self.path.with_name(f"{self.path.stem}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}{self.path.suffix}")
-        self.path.replace(target)
-        return target
-
-    def describe(self) -> str | None:
-        """One line for the menu ("Mini-Geister vs chototsu, ply 12"), or None when there is nothing to resume."""
-        if not self.exists():
-            return None
-        try:
-            record = self.load()
-        except (NotationError, OSError, UnicodeDecodeError):
-            return "a saved game (damaged: it will be set aside)"
-        return f"{record.tags.get('Game', '?')} vs {record.tags.get('Opponent', '?')}, {len(record.moves)} moves played"
-
-    def archive(self) -> Path:
-        """Keep an unfinished game that a new game replaces (never lose a game): moved under ``unfinished/``."""
-        folder = self.path.parent / "unfinished"
-        folder.mkdir(parents=True, exist_ok=True)
-        target = folder / f"{time.strftime('%Y%m%d-%H%M%S')}-{self.path.name}"
-        self.path.replace(target)
-        return target
+#: The settings file is a handful of booleans: a larger one is damaged and is not read.
+MAX_SETTINGS_BYTES = 64 * 1024
 
 
 class Settings:
@@ -86,8 +42,10 @@ class Settings:
         self.path = path or state_dir() / "settings.json"
         self.values = dict(self.DEFAULTS)
         try:
-            stored = json.loads(self.path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            with self.path.open("rb") as file:
+                data = file.read(MAX_SETTINGS_BYTES + 1)
+            stored = json.loads(data) if len(data) <= MAX_SETTINGS_BYTES else {}
+        except (OSError, ValueError, RecursionError):  # RecursionError: "[[[[..." nested past the parser's depth
             stored = {}
         if isinstance(stored, dict):
             self.values.update({k: v for k, v in stored.items() if k in self.DEFAULTS and isinstance(v, bool)})
@@ -99,8 +57,10 @@ class Settings:
         self.values[name] = value
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            temporary = self.path.with_name(self.path.name + ".tmp")
-            temporary.write_text(json.dumps(self.values, indent=2) + "\n", encoding="utf-8")
-            temporary.replace(self.path)
+            # A temporary name of its own: two instances changing a setting at once must not share one.
+            handle, name = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=self.path.parent)
+            with os.fdopen(handle, "w", encoding="utf-8") as file:
+                file.write(json.dumps(self.values, indent=2) + "\n")
+            Path(name).replace(self.path)
         except OSError:
             pass  # a read-only state directory: the choice holds for this session only

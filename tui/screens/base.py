@@ -10,14 +10,14 @@ from textual.screen import Screen
 from textual.widgets import Header
 
 from tui.games import game_entry
-from tui.storage import SavedGame
+from tui.saves import SaveStore
 from tui.theme import Glyphs
 
 ActionT = TypeVar("ActionT")
 
 
 class AppServices(Protocol):
-    """What a screen may ask of the app beyond Textual's own: the display choices, the saved game, and the remembered
+    """What a screen may ask of the app beyond Textual's own: the display choices, the saved games, and the remembered
     advice toggles. Screens see the app through this, never through ``NashplayApp`` itself, so that no screen module
     depends on the app module (the app imports the screens)."""
 
@@ -25,13 +25,15 @@ class AppServices(Protocol):
     glyphs: Glyphs
     #: Seconds an AI's reply waits at least, so the user sees their own move land first.
     ai_delay: float
-    saved: SavedGame
+    saves: SaveStore
     nim_advice: bool
     footstep_advice: bool
     mini_geister_advice: bool
     search_advice: bool
 
-    def describe_saved_game(self) -> str | None: ...
+    def describe_saved_games(self) -> list[tuple[str, str]]: ...
+
+    def report_save_problem(self, problem: str) -> None: ...
 
 
 class OpponentMoved(Message, Generic[ActionT]):

@@ -26,10 +26,10 @@ from core.geister import GeisterState, GeisterView
 from core.notation import Move
 from tui.config import GeisterConfig
 from tui.messages import OpenGame, OpenReplay
+from tui.saves import SaveSlot
 from tui.screens.base import OpponentFailed, OpponentMoved
 from tui.screens.board_screen import BoardScreen
 from tui.session import GameSession
-from tui.storage import SavedGame
 from tui.widgets.board import Board
 from tui.widgets.mini_advice import MiniAdvice, MiniAdvicePanel, MoveLine
 from tui.widgets.moves import MoveList
@@ -95,7 +95,8 @@ def mini_geister_advice(position: str, human: Side, revealed: str | None) -> Min
 class GameScreen(BoardScreen):
     """A local game of the Geister family against an AI: a new one from a configuration, or a resumed ``session``.
 
-    The game in progress is saved after every move in the app's save slot (``NashplayApp.saved``)."""
+    The game in progress is saved after every move in a save slot of its own (``tui.saves``): a new game takes a new
+    slot, a resumed one the slot it was resumed from; the slot is cleared when the game ends."""
 
     class MiniAdviceReady(Message):
         """The solved tables' advice for the position ``key`` (the game's version and the ply shown)."""
@@ -127,11 +128,11 @@ class GameScreen(BoardScreen):
         ("Show or hide the advice", "Mini-Geister: the solved tables' verdict on the position (a)", "toggle_advice"),
     ]
 
-    def __init__(self, config: GeisterConfig, session: GameSession | None = None) -> None:
+    def __init__(self, config: GeisterConfig, session: GameSession | None = None, slot: SaveSlot | None = None) -> None:
         super().__init__()
-        #: A new game (as opposed to a resumed one) replaces the saved one when it starts: see ``on_mount``.
-        self.fresh = session is None
         self.session = session if session is not None else GameSession(config)
+        #: Where this game is saved (taken on mount for a new game).
+        self.slot = slot
         self.game_name = self.session.config.variant
         self.input_mode: Literal["move", "save"] = "move"
         self.browsing: int | None = None
@@ -153,17 +154,13 @@ class GameScreen(BoardScreen):
         yield from self.compose_bottom()
 
     @property
-    def saved(self) -> SavedGame:
-        return self.nashplay.saved
-
-    @property
     def ai_delay(self) -> float:
         return self.nashplay.ai_delay
 
     def on_mount(self) -> None:
         super().on_mount()
-        if self.fresh and self.saved.exists():
-            self.saved.archive()  # the unfinished game it replaces is kept under unfinished/
+        if self.slot is None:
+            self.slot = self.nashplay.saves.new_slot()
         variant = self.session.variant
         self.title = f"{variant.title} vs {self.session.opponent.name}"
         self.sub_title = (
@@ -343,15 +340,25 @@ class GameScreen(BoardScreen):
         outcome = self.session.state.outcome()
         assert outcome is not None
         self.say(f"Game over: {outcome}. Press s to save the record, r to replay it, n for a new game.")
-        self.saved.clear()
+        if self.slot is not None:
+            self.slot.clear()
+
+    def on_unmount(self) -> None:
+        if self.slot is not None:
+            self.slot.release()  # the game stays in its slot, offered for resume (by this or another nashplay)
 
     def _autosave(self) -> None:
-        if self.session.is_over:
+        if self.session.is_over or self.slot is None:
             return
         try:
-            self.saved.save(self.session.record())
+            self.slot.save(self.session.record(reveal=False), self.session.secrets())
         except OSError as error:
-            self.say(f"Could not save the game in progress: {error}", error=True)
+            # Said once, not after every move: a read-only state folder is a fact of this session, and the game
+            # itself goes on (the user can still save a record with s).
+            self.nashplay.report_save_problem(
+                f"This game cannot be saved in {self.slot.folder} ({error.strerror or error}); "
+                "it will be lost if nashplay stops. Press s to save a record elsewhere."
+            )
 
     # ---- actions
 

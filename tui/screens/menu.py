@@ -1,4 +1,4 @@
-"""The game menu: resume a saved game, start any game of the catalogue, open a record."""
+"""The game menu: resume any unfinished game, start any game of the catalogue, open a record."""
 
 from __future__ import annotations
 
@@ -41,9 +41,8 @@ class MenuScreen(NashplayScreen):
     def fill(self) -> None:
         games = self.query_one("#games", OptionList)
         games.clear_options()
-        resume = self.nashplay.describe_saved_game()
-        if resume:
-            games.add_option(Option(f"Resume: {resume}", id="resume"))
+        for slot_id, description in self.nashplay.describe_saved_games():
+            games.add_option(Option(f"Resume: {description}", id=f"resume:{slot_id}"))
         for name, entry in GAMES.items():
             games.add_option(Option(f"{entry.title}  ({entry.menu_note})", id=f"game:{name}"))
         games.add_option(Option("Replay a record file...", id="replay"))
@@ -56,8 +55,8 @@ class MenuScreen(NashplayScreen):
     @on(OptionList.OptionSelected, "#games")
     def _selected(self, event: OptionList.OptionSelected) -> None:
         choice = event.option.id or ""
-        if choice == "resume":
-            self.post_message(ResumeGame())
+        if choice.startswith("resume:"):
+            self.post_message(ResumeGame(choice.removeprefix("resume:")))
         elif choice.startswith("game:"):
             self.post_message(OpenGame(choice.removeprefix("game:")))
         elif choice == "replay":

@@ -1,0 +1,228 @@
+"""The games in progress on disk: one slot per game, locks between processes, atomic writes, secrets kept apart,
+damaged files refused before they are read whole, and the generators that keep the user's set-up hidden."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from core.errors import IllegalMoveError, NotationError, RecordError
+from core.game import Side
+from core.record import MAX_RECORD_CHARS, Record
+from tui.config import GeisterConfig
+from tui.saves import MAX_SECRET_BYTES, SaveStore
+from tui.session import GameSession, resumable
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def played_session(seed: int = 5, moves: int = 3) -> GameSession:
+    session = GameSession(GeisterConfig("geister", Side.P1, "chototsu", "BBBBRRRR", seed))
+    for _ in range(moves):
+        if session.humans_turn:
+            session.play(session.view().legal_moves()[0])
+        else:
+            session.apply_opponent(session.choose_opponent_move(session.opponent_view()), session.version)
+    return session
+
+
+def test_a_slot_round_trips_and_keeps_the_secret_apart(tmp_path: Path) -> None:
+    session = played_session()
+    slot = SaveStore(tmp_path).new_slot()
+    slot.save(session.record(reveal=False), session.secrets())
+    public = Record.load(slot.path)
+    assert public.tags["Setup2"] == "?" and "Seed" not in public.tags
+    whole = slot.load()
+    assert whole.tags["Setup2"] == session.state.setup(Side.P2).to_text()  # type: ignore[union-attr]
+    resumed = GameSession.from_record(whole)
+    assert resumed.state.position() == session.state.position() and resumed.seed == session.seed
+    slot.clear()
+    assert not slot.path.exists() and not slot.secret_path.exists()
+
+
+def test_new_slots_are_unique_within_one_second(tmp_path: Path) -> None:
+    """Names of unfinished games used to have one-second resolution and overwrite each other."""
+    store = SaveStore(tmp_path, clock=lambda: 1_700_000_000.0)
+    assert len({store.new_slot().id for _ in range(2000)}) == 2000
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"x" * (MAX_SECRET_BYTES + 1), "larger than"),
+        (b"\xff\xfe", "not the JSON"),
+        (b'{"tags": [1, 2]}', "holds no tags"),
+        (b"[" * 60_000, "not the JSON"),  # nested past the JSON parser's recursion limit
+    ],
+    ids=["oversized", "not-utf8", "no-tags", "nested"],
+)
+def test_a_damaged_secret_is_a_record_error(tmp_path: Path, content: bytes, message: str) -> None:
+    session = played_session()
+    slot = SaveStore(tmp_path).new_slot()
+    slot.save(session.record(reveal=False), session.secrets())
+    slot.secret_path.write_bytes(content)
+    with pytest.raises(RecordError, match=message):
+        slot.load()
+
+
+def test_an_oversized_record_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    big = tmp_path / "big.ngr"
+    with big.open("wb") as file:
+        file.write(b'[Game "geister"]\n\n')
+        file.seek(50_000_000)  # a sparse 50 MB file: refused from its first megabyte
+        file.write(b"*\n")
+    with pytest.raises(RecordError, match="too large for a record"):
+        Record.load(big)
+    with pytest.raises(RecordError, match="too long for a record"):
+        Record.parse('[Game "geister"]\n' + "a1-a2 " * (MAX_RECORD_CHARS // 6 + 1))
+
+
+def test_a_byte_order_mark_is_not_part_of_the_first_tag(tmp_path: Path) -> None:
+    text = played_session().record().to_text()
+    path = tmp_path / "bom.ngr"
+    path.write_bytes(b"\xef\xbb\xbf" + text.encode())
+    assert Record.load(path).tags["Game"] == "geister"
+
+
+def test_a_huge_word_is_quoted_in_a_few_dozen_characters() -> None:
+    with pytest.raises(RecordError) as raised:
+        Record.parse('[Game "geister"]\n[Start "1uu1/4/4/1UU1 1"]\n\n' + "x" * 5_000_000 + "\n").replay()
+    assert len(str(raised.value)) < 300
+
+
+# ------------------------------------------------------------------------------------------------ two processes
+
+HOLDER = """
+import sys, time
+from pathlib import Path
+from tui.saves import SaveStore
+slot = SaveStore(Path(sys.argv[1])).slot(sys.argv[2])
+assert slot.claim()
+print("held", flush=True)
+time.sleep(600)
+"""
+
+
+def test_a_game_held_by_another_process_is_offered_again_when_that_process_dies(tmp_path: Path) -> None:
+    """Even ``kill -9``: the lock dies with its process, so the game is never lost to a stale lock."""
+    session = played_session()
+    store = SaveStore(tmp_path)
+    slot = store.new_slot()
+    slot.save(session.record(reveal=False), session.secrets())
+    slot.release()
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(tmp_path), slot.id], cwd=ROOT, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        assert store.unfinished() == []
+        assert not store.slot(slot.id).claim()
+    finally:
+        holder.kill()
+        holder.wait(timeout=60)
+    assert [s.id for s in store.unfinished()] == [slot.id]
+    assert store.slot(slot.id).claim()
+
+
+WRITER = """
+import sys
+from core.record import Record
+record = Record.parse(sys.argv[2])
+for _ in range(int(sys.argv[3])):
+    record.save(sys.argv[1])
+"""
+
+
+def test_two_processes_saving_one_file_never_show_a_reader_a_torn_record(tmp_path: Path) -> None:
+    """A fixed temporary name let two writers interleave (a quarter of the reads were torn or empty)."""
+    path = tmp_path / "shared.ngr"
+    texts = [played_session(seed, moves).record().to_text() for seed, moves in ((1, 2), (2, 9))]
+    Record.parse(texts[0]).save(path)
+    writers = [subprocess.Popen([sys.executable, "-c", WRITER, str(path), text, "400"], cwd=ROOT) for text in texts]
+    reads = 0
+    while any(w.poll() is None for w in writers) or reads < 50:
+        assert path.read_text() in texts
+        reads += 1
+    for writer in writers:
+        assert writer.wait(timeout=120) == 0
+    assert not list(tmp_path.glob("*.tmp"))  # no temporary file left behind
+
+
+# ------------------------------------------------------------------------------------------------ hidden set-ups
+
+
+def test_the_opponents_generator_cannot_replay_the_users_random_set_up() -> None:
+    """The opponent's generator once also drew the user's random set-up, so its state gave the set-up away (200 of
+    200 games). Now the set-up is drawn apart: the opponent's generator, replayed from its start, finds the user's
+    set-up no more often than chance (1 in 70 set-ups in Geister)."""
+    found = 0
+    for seed in range(100):
+        config = GeisterConfig("geister", Side.P1, "chototsu", "random", seed)
+        session = GameSession(config, setup_rng=random.Random(10_000 + seed))
+        replayed = config.human_setup(random.Random(seed))
+        found += replayed == session.state.setup(Side.P1)
+    assert found <= 8
+
+
+def test_the_opponents_generator_does_not_depend_on_the_users_set_up() -> None:
+    """Twin games whose hidden draws differ (other seeds for the user's set-up) give the opponent the very same
+    generator and so the very same set-up and first move."""
+    for seed in range(20):
+        config = GeisterConfig("geister", Side.P2, "random", "random", seed)
+        twins = [GameSession(config, setup_rng=random.Random(hidden)) for hidden in (seed, seed + 1000)]
+        assert twins[0].state.setup(Side.P1) == twins[1].state.setup(Side.P1)
+        assert twins[0].rng.getstate() == twins[1].rng.getstate()
+
+
+def test_the_users_own_set_up_cannot_be_hidden() -> None:
+    """``--setup ?`` gave the user colourless pieces, any of which could escape: a cheat."""
+    with pytest.raises(IllegalMoveError, match="cannot be hidden"):
+        GameSession(GeisterConfig("mini-geister", Side.P1, "chototsu", "?", 1))
+    record = played_session().record()
+    record.tags["Setup1"] = "?"
+    with pytest.raises(NotationError, match="hides your own set-up"):
+        resumable(record)
+
+
+@pytest.mark.parametrize("think_time", ["nan", "inf", "-1", "1e9", "9" * 30])
+def test_a_resumed_save_cannot_bypass_the_thinking_time_bounds(think_time: str) -> None:
+    record = played_session().record()
+    record.tags["ThinkTime"] = think_time
+    with pytest.raises(NotationError, match="damaged"):
+        resumable(record)
+
+
+def test_the_position_parser_refuses_digit_bombs_before_allocating() -> None:
+    from core.geister import GeisterState
+
+    for position in ("99999999999/4/4/4 1", "1" + "9" * 5000 + "/4/4/4 1", "4/4/4/4 1 - " + "9" * 5000):
+        with pytest.raises(NotationError):
+            GeisterState.from_position(position)
+
+
+def test_saves_of_older_versions_are_adopted(tmp_path: Path) -> None:
+    session = played_session()
+    session.record().save(tmp_path / "game-in-progress.ngr")
+    (tmp_path / "unfinished").mkdir()
+    session.record().save(tmp_path / "unfinished" / "20250101-101010-game-in-progress.ngr")
+    slots = SaveStore(tmp_path).unfinished()
+    assert len(slots) == 2
+    assert all(GameSession.from_record(slot.load()).state.position() == session.state.position() for slot in slots)
+    assert not (tmp_path / "game-in-progress.ngr").exists()
+
+
+def test_a_fake_process_that_never_claims_is_refused_a_save(tmp_path: Path) -> None:
+    """Saving takes the slot's lock first: a slot another process holds is never written over."""
+    session = played_session()
+    store = SaveStore(tmp_path)
+    slot = store.new_slot()
+    slot.save(session.record(reveal=False), session.secrets())
+    other = store.slot(slot.id)
+    with pytest.raises(OSError, match="open in another nashplay"):
+        other.save(session.record(reveal=False), session.secrets())
+    slot.release()
+    other.save(session.record(reveal=False), session.secrets())

@@ -1,0 +1,256 @@
+"""Games in progress kept between runs: one save slot per running game, every unfinished game offered for resume.
+
+Each game in progress has its own slot in ``<state>/games/``, named by when and by which process it started:
+
+- ``<id>.ngr``: the record as the player may see it (the opponent's set-up written ``?``), so opening it with
+  ``nashplay replay`` or any editor shows nothing the board hid;
+- ``<id>.secret``: what resuming needs and the player must not see while the game runs (the opponent's set-up, the
+  seed of its generator): replay never reads it;
+- ``<id>.lock``: held (``flock``) by the process playing that game, so a second nashplay neither offers it for
+  resume nor writes over it. The lock dies with its process, so a crashed game is offered again at once.
+
+Every failure of the file system (a read-only or unreadable state folder, a full disk) is reported as a
+``SaveFolderError`` and never stops the app; a slot that cannot be read is moved aside into ``games/damaged/``.
+Saves written by older versions (one ``game-in-progress.ngr``, and ``unfinished/``) are adopted as slots.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import secrets
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import IO
+
+from core.errors import RecordError, clipped
+from core.record import Record
+
+try:  # POSIX; elsewhere games are not locked (two instances could then both resume one game)
+    import fcntl
+except ImportError:  # pragma: no cover - not on the platforms CI runs
+    fcntl = None  # type: ignore[assignment]
+
+#: The secret file is a few tags: anything larger is damaged, and is refused before it is read.
+MAX_SECRET_BYTES = 64 * 1024
+#: The menu lists at most this many unfinished games (newest first); the others stay in the folder.
+MAX_LISTED = 20
+#: Slots the legacy layout used, adopted on first look.
+LEGACY_SAVE = "game-in-progress.ngr"
+LEGACY_FOLDER = "unfinished"
+
+
+class SaveFolderError(OSError):
+    """The state folder cannot be used as it should (read, written): the app goes on without that."""
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a uniquely named temporary file, so a reader (or a second process) never
+    sees half of it and two writers never share a temporary file."""
+    handle, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    temporary = Path(name)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            file.write(text)
+        temporary.replace(path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+
+
+class SaveSlot:
+    """One game in progress: its record (as the player sees it), its secret, and its lock."""
+
+    def __init__(self, folder: Path, slot_id: str) -> None:
+        self.folder = folder
+        self.id = slot_id
+        self.path = folder / f"{slot_id}.ngr"
+        self.secret_path = folder / f"{slot_id}.secret"
+        self.lock_path = folder / f"{slot_id}.lock"
+        self._lock: IO[bytes] | None = None
+
+    def __repr__(self) -> str:
+        return f"SaveSlot({str(self.path)!r})"
+
+    # ---- the lock
+
+    def claim(self) -> bool:
+        """Take the slot for this process; False when another process (another nashplay) holds it."""
+        if self._lock is not None:
+            return True
+        self.folder.mkdir(parents=True, exist_ok=True)
+        lock = self.lock_path.open("ab")
+        if fcntl is not None:
+            try:
+                fcntl.flock(lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                lock.close()
+                return False
+        self._lock = lock
+        return True
+
+    def release(self) -> None:
+        """Let the slot go (it stays on disk for resume); the lock file is kept, since removing it would race with
+        another process that is just taking it."""
+        if self._lock is not None:
+            self._lock.close()  # closing the descriptor drops the flock
+            self._lock = None
+
+    @property
+    def claimed(self) -> bool:
+        return self._lock is not None
+
+    def in_use_elsewhere(self) -> bool:
+        """Whether another process holds the slot (checked by taking and dropping the lock)."""
+        if self._lock is not None or fcntl is None:
+            return False
+        try:
+            with self.lock_path.open("ab") as lock:
+                try:
+                    fcntl.flock(lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except OSError:
+                    return True
+                fcntl.flock(lock.fileno(), fcntl.LOCK_UN)
+        except OSError:
+            return False  # a lock file we cannot open: nobody can hold it either
+        return False
+
+    # ---- the game
+
+    def exists(self) -> bool:
+        try:
+            return self.path.is_file()
+        except OSError:
+            return False
+
+    def save(self, public: Record, secret: dict[str, str]) -> None:
+        """Write the record the player may see and, apart, the tags that resuming needs and the player may not see.
+        The secret is written first: a crash between the two leaves an older record with a newer secret, which
+        holds the same set-up and seed and so still resumes."""
+        if not self.claim():
+            raise SaveFolderError(f"the game {self.id} is open in another nashplay")
+        _write_atomically(self.secret_path, json.dumps({"version": 1, "tags": secret}, indent=1) + "\n")
+        _write_atomically(self.path, public.to_text())
+
+    def load(self) -> Record:
+        """The whole record (the secret's tags merged in). Raises ``RecordError`` for anything damaged, ``OSError``
+        for files that cannot be read."""
+        record = Record.load(self.path)
+        record.tags.update(self._secret_tags())
+        return record
+
+    def load_public(self) -> Record:
+        """The record as the player may see it (for the menu's description): the secret is not read."""
+        return Record.load(self.path)
+
+    def _secret_tags(self) -> dict[str, str]:
+        try:
+            with self.secret_path.open("rb") as file:
+                data = file.read(MAX_SECRET_BYTES + 1)
+        except FileNotFoundError:
+            return {}  # a save from an older version: the record itself holds every tag
+        if len(data) > MAX_SECRET_BYTES:
+            raise RecordError(f"{self.secret_path.name} is larger than {MAX_SECRET_BYTES:,} bytes: it is damaged")
+        try:
+            stored = json.loads(data.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError, RecursionError):  # RecursionError: "[[[[..." past the parser's depth
+            raise RecordError(f"{self.secret_path.name} is not the JSON it should be: it is damaged") from None
+        tags = stored.get("tags") if isinstance(stored, dict) else None
+        if not isinstance(tags, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in tags.items()):
+            raise RecordError(f"{self.secret_path.name} holds no tags: it is damaged")
+        return tags
+
+    def describe(self) -> str:
+        """One line for the menu: the game, the opponent, how far it went, when it was saved."""
+        record = self.load_public()
+        try:
+            saved = time.strftime("%d %b %H:%M", time.localtime(self.path.stat().st_mtime))
+        except OSError:
+            saved = "?"
+        game = clipped(record.tags.get("Game", "?"), 30)
+        opponent = clipped(record.tags.get("Opponent", "?"), 30)
+        return f"{game} vs {opponent}, {len(record.moves)} moves played (saved {saved})"
+
+    def clear(self) -> None:
+        """The game is over: its slot goes (a failure to remove is harmless: a finished record is not resumable)."""
+        for path in (self.path, self.secret_path):
+            with contextlib.suppress(OSError):
+                path.unlink(missing_ok=True)
+        self.release()
+        with contextlib.suppress(OSError):
+            self.lock_path.unlink(missing_ok=True)
+
+    def set_aside(self) -> Path:
+        """Move a damaged slot into ``damaged/`` (kept for the user to inspect) and return where its record went."""
+        damaged = self.folder / "damaged"
+        damaged.mkdir(parents=True, exist_ok=True)
+        target = damaged / self.path.name
+        for path in (self.path, self.secret_path):
+            with contextlib.suppress(FileNotFoundError):
+                path.replace(damaged / path.name)
+        self.release()
+        with contextlib.suppress(OSError):
+            self.lock_path.unlink(missing_ok=True)
+        return target
+
+
+class SaveStore:
+    """The folder of games in progress: new slots, the unfinished games to offer, and what went wrong with it."""
+
+    def __init__(self, state: Path, clock: Callable[[], float] = time.time) -> None:
+        self.state = state
+        self.folder = state / "games"
+        self._clock = clock
+
+    def new_slot(self) -> SaveSlot:
+        """A slot of its own for a game that starts now (unique even for two processes starting in one second)."""
+        stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(self._clock()))
+        return SaveSlot(self.folder, f"{stamp}-{os.getpid()}-{secrets.token_hex(3)}")
+
+    def slot(self, slot_id: str) -> SaveSlot:
+        if "/" in slot_id or slot_id.startswith("."):
+            raise ValueError(f"not a save slot: {clipped(slot_id)}")
+        return SaveSlot(self.folder, slot_id)
+
+    def unfinished(self) -> list[SaveSlot]:
+        """Every game in progress that no other process is playing, newest first (at most ``MAX_LISTED``).
+        Raises ``SaveFolderError`` when the folder cannot be read."""
+        try:
+            self._adopt_legacy()
+            if not self.folder.is_dir():
+                return []
+            paths = sorted(self.folder.glob("*.ngr"), key=_mtime, reverse=True)
+        except OSError as error:
+            raise SaveFolderError(f"cannot read the saved games in {self.folder}: {error.strerror or error}") from None
+        slots = [SaveSlot(self.folder, path.stem) for path in paths]
+        return [slot for slot in slots if not slot.in_use_elsewhere()][:MAX_LISTED]
+
+    def _adopt_legacy(self) -> None:
+        """Saves of older versions become slots (their records still hold both set-ups until the next save)."""
+        legacy = [self.state / LEGACY_SAVE]
+        folder = self.state / LEGACY_FOLDER
+        if folder.is_dir():
+            legacy += sorted(folder.glob("*.ngr"))
+        for path in legacy:
+            if path.is_file():
+                self.folder.mkdir(parents=True, exist_ok=True)
+                path.replace(self.new_slot().path)
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
+
+
+def iter_descriptions(slots: list[SaveSlot]) -> Iterator[tuple[SaveSlot, str]]:
+    """Each slot with its menu line; a slot whose record cannot be read says so (it is set aside on resume)."""
+    for slot in slots:
+        try:
+            yield slot, slot.describe()
+        except Exception:  # whatever a damaged file provokes, it must not keep the menu from showing
+            yield slot, f"a saved game (damaged: it will be set aside) [{slot.id}]"
