@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import threading
 import zipfile
@@ -56,7 +57,34 @@ def table_path(name: str, params: Mapping[str, object], version: int) -> Path:
     return cache_dir() / f"{name}-{short}.npz"
 
 
+#: The largest table read from the cache, all arrays together. The biggest shipped table (Footstep at its bound)
+#: is a few hundred MB; a file that claims more is damaged, and is rebuilt rather than read.
+MAX_TABLE_BYTES = 4 * 2**30
+
+
+def _check_members(path: Path) -> None:
+    """Check every array's header against the bytes really in the file before anything is allocated: a header whose
+    shape says 99999999999 would otherwise be a MemoryError, and a member compressed with a method ``zipfile`` does
+    not know (one flipped byte) a NotImplementedError."""
+    with zipfile.ZipFile(path) as archive:
+        members = archive.infolist()
+        if sum(member.file_size for member in members) > MAX_TABLE_BYTES:
+            raise ValueError(f"its arrays claim more than {MAX_TABLE_BYTES:,} bytes")
+        for member in members:
+            if member.compress_type != zipfile.ZIP_STORED:  # np.savez stores; anything else is damage
+                raise ValueError(f"{member.filename} is not stored as this cache writes it")
+            with archive.open(member) as stream:
+                major, _ = np.lib.format.read_magic(stream)
+                read_header = np.lib.format.read_array_header_1_0 if major == 1 else np.lib.format.read_array_header_2_0
+                shape, _, dtype = read_header(stream)
+                if dtype.hasobject:
+                    raise ValueError(f"{member.filename} holds Python objects")
+                if math.prod(shape) * dtype.itemsize > member.file_size:
+                    raise ValueError(f"{member.filename} claims {shape} but holds {member.file_size:,} bytes")
+
+
 def _read(path: Path, name: str, params: Mapping[str, object], version: int) -> Arrays:
+    _check_members(path)
     with np.load(path, allow_pickle=False) as data:
         arrays = {key: data[key] for key in data.files}
     meta_bytes = arrays.pop("__meta__", None)
@@ -93,14 +121,21 @@ def load_or_build(
     """The table for ``name`` and ``params``: from disk if it is there and sound, else built (and saved)."""
     path = table_path(name, params, version)
     source = "built"
-    if use_cache and path.exists():
+    if use_cache:
         try:
             return Loaded(_read(path, name, params, version), "cache", path)
-        except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError, json.JSONDecodeError) as error:
-            source = f"rebuilt: the cached table was unusable ({error})"
+        except FileNotFoundError:
+            pass
+        except Exception as error:  # any failure to read a table means: rebuild it (and overwrite the damaged one)
+            source = f"rebuilt: the cached table was unusable ({_short(error)})"
     arrays = build()
     try:
         _write(path, arrays, name, params, version)
-    except OSError as error:
-        source += f" (not saved: {error})"
+    except OSError as error:  # a read-only or unreadable cache folder: the table serves this run only
+        source += f" (not cached: {error.strerror or error})"
     return Loaded(arrays, source, path)
+
+
+def _short(error: BaseException) -> str:
+    text = str(error) or type(error).__name__
+    return text if len(text) <= 120 else text[:120] + "..."
