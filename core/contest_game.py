@@ -37,10 +37,16 @@ from core.geister import Colour, GeisterState, GeisterView, Piece, Setup
 from core.notation import Move, Square
 from core.record import Record, RecordedMove
 
-__all__ = ["ContestGame"]
+__all__ = ["ContestGame", "TimeVerdict"]
 
 
 Where = Square | Literal["captured", "escaped"]
+
+#: What our own clock said when the server ended a game that the moves do not explain (``on_game_over``):
+#: "out of time" (a move of ours took, or is taking, about as long as the clock allows), "answered in time" (every
+#: move of ours was sent well within the clock: a loss then is the server's false time-out), or "choosing" (we were
+#: still choosing, well within the clock). The client's clock is not the server's, hence three words, not a bool.
+TimeVerdict = Literal["out of time", "answered in time", "choosing"]
 
 
 class ContestGame:
@@ -243,7 +249,13 @@ class ContestGame:
         if move is None:
             raise DesyncError("the server accepted a move we did not send")
         self._pending = None
-        target = state.piece_at(move.dst) if move.dst is not None else None
+        if move.dst is None:
+            # An escape captures nothing, whatever the acknowledgement says: the reference server answers an escape
+            # with the previous capture's OKB/OKR when the escaping piece had just captured (it keeps its
+            # last-captured piece), and then sends WON. Believing it would be a desync that is not there.
+            state.push(move)
+            return None
+        target = state.piece_at(move.dst)
         if target is None and message.captured is not None:
             raise DesyncError(f"the server says {move} captured a piece, but {move.dst} is empty here")
         state.push(move)
@@ -266,11 +278,15 @@ class ContestGame:
 
     # ---- the end
 
-    def on_game_over(self, message: GameOver, line: str | None = None) -> Outcome:
+    def on_game_over(self, message: GameOver, line: str | None = None, our_time: TimeVerdict | None = None) -> Outcome:
         """The final board: the opponent's last move if any, every colour, and the outcome as the server says.
 
         The server's word decides the result. When the moves themselves ended the game differently (which a correct
-        server never does) the record keeps the rules' result, so that it still replays, and notes the server's."""
+        server never does) the record keeps the rules' result, so that it still replays, and notes the server's.
+        When the moves did not end the game at all, the reason says what the server must have declared: a loss
+        without ``NG`` while we are connected can only be a time-out, and ``our_time`` (what our own clock says)
+        tells a true one from the server's false time-outs, which it declares against a player who answered in
+        time (``spec/geister-protocol.md``, "Behaviour of the real server")."""
         self.result = message.result
         try:
             if self.state is not None and self._pending is None:
@@ -286,15 +302,15 @@ class ContestGame:
         if rules is not None and rules.winner is winner:
             self.outcome = rules
             return rules
-        reason = {
-            "won": "the server declared our win",
-            "lost": "the server declared our loss",
-            "draw": "the server declared a draw",
-        }[message.result]
         if rules is not None:
+            reason = {
+                "won": "the server declared our win",
+                "lost": "the server declared our loss",
+                "draw": "the server declared a draw",
+            }[message.result]
             self.note = f"the server's result ({message.result}) differs from the rules' ({rules})"
         else:
-            reason += " (on time, a disconnection or a rejected move: the moves alone did not end the game)"
+            reason = _unexplained_reason(message.result, our_time)
         self.outcome = Outcome.draw(reason) if winner is None else Outcome.win(winner, reason)
         return self.outcome
 
@@ -391,3 +407,26 @@ class ContestGame:
         """The server lines received so far (board messages only)."""
         for _, line in self.lines:
             yield line
+
+
+def _unexplained_reason(result: Result, our_time: TimeVerdict | None) -> str:
+    """Why the server ended a game that no rule ended, in the words the record's Termination tag keeps."""
+    if result == "won":
+        return (
+            "the server declared our win: a time-out declared by the server, or the opponent's disconnection or "
+            "rejected move (the moves alone did not end the game)"
+        )
+    if result == "draw":
+        return "the server declared a draw (the moves alone did not end the game)"
+    # A loss with no NG while we are still connected: the server's clock is the only rule left.
+    return {
+        "out of time": "lost on time: time-out declared by the server, and our clock had run out too",
+        "answered in time": (
+            "time-out declared by the server although we had answered in time (the server's false time-out)"
+        ),
+        "choosing": (
+            "time-out declared by the server while we were choosing, well within our clock (the server's false "
+            "time-out)"
+        ),
+        None: "time-out declared by the server (the moves alone did not end the game)",
+    }[our_time]

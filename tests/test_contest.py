@@ -4,6 +4,7 @@ move commands and the local mirror of a game. No sockets here (``test_net.py`` h
 from __future__ import annotations
 
 import random
+from typing import Literal
 
 import pytest
 
@@ -34,7 +35,7 @@ from core.contest import (
     slot_of,
     to_square,
 )
-from core.contest_game import ContestGame
+from core.contest_game import ContestGame, TimeVerdict
 from core.errors import IllegalMoveError, NotationError
 from core.game import Side
 from core.geister import GEISTER, Colour, GeisterState
@@ -371,7 +372,7 @@ def test_game_over_reveals_colours_and_writes_a_replayable_record() -> None:
     # We lose on time: no move, every colour revealed (their A..D red, E..H blue).
     final = "13R24B34B44B15R25R35R45B41r31r21r11r50b30b20b10b"
     outcome = game.on_game_over(GameOver("lost", Board.parse(final)))
-    assert outcome.winner is Side.P2 and "server declared our loss" in outcome.reason
+    assert outcome.winner is Side.P2 and "time-out declared by the server" in outcome.reason
     view = game.view()
     assert view.phase == "over" and view.outcome == outcome
     theirs = [p for _, p in view.pieces(Side.P2)]
@@ -408,3 +409,54 @@ def test_clock_fractions() -> None:
     clock = Clock(budget=0.5, per_move=0.1, whole_seconds=False)
     assert clock.charge(0.45)
     assert not clock.charge(0.2)
+
+
+# --------------------------------------------------------------------------------------------------- the real server
+
+
+def test_an_escape_acknowledged_with_a_capture_captures_nothing() -> None:
+    """The reference server acknowledges an escape with the previous capture's OKB/OKR when the escaping piece has
+    just captured; an escape captures nothing, whatever the acknowledgement says."""
+    game = ContestGame(Side.P1)
+    game.setup_command("EFGH")  # A..D (b2 c2 d2 e2) blue
+    state = GeisterState.from_setups(GEISTER, setup_from_letters("EFGH", Side.P1), "?")
+    for move in ["b2-a2", "b6-a6", "a2-a3", "e5-f5", "a3-a4", "f5-e5", "a4-a5", "e5-f5"]:
+        state.push(Move.parse(move))
+    game.state = state
+    game.move_command(Move.parse("a5-a6"))
+    taken = game.on_accepted(Accepted("b"))
+    assert taken is not None and taken.colour is Colour.BLUE
+    state.push(Move.parse("f5-e5"))
+    game.move_command(Move.parse("a6-out"))
+    assert game.on_accepted(Accepted("b")) is None
+    assert state.outcome() is not None and state.outcome().winner is Side.P1  # type: ignore[union-attr]
+    assert len(game.known_colours) == 1 and len(game.view().captured) == 1
+
+
+@pytest.mark.parametrize(
+    ("result", "our_time", "expected", "score"),
+    [
+        ("lost", "answered in time", "time-out declared by the server although we had answered in time", "0-1"),
+        ("lost", "choosing", "time-out declared by the server while we were choosing", "0-1"),
+        ("lost", "out of time", "lost on time: time-out declared by the server", "0-1"),
+        ("lost", None, "time-out declared by the server", "0-1"),
+        ("won", "answered in time", "a time-out declared by the server, or the opponent's disconnection", "1-0"),
+    ],
+)
+def test_a_result_no_rule_explains_is_recorded_as_the_servers_time_out(
+    result: Literal["won", "lost"], our_time: TimeVerdict | None, expected: str, score: str
+) -> None:
+    """A LST or WON that the board cannot explain (the moves did not end the game, no NG came): the server's clock
+    ended it. The record's result is the server's and its Termination says it was a time-out the server declared,
+    and whether our own clock agrees (the reference server's stale timer declares false time-outs)."""
+    game = _first_player_game()
+    game.move_command(Move.parse("b2-b3"))
+    game.on_accepted(Accepted())
+    game.on_board(Board.parse("13R24B34B44B15R25R35R45B41u31u21u11u50u30u20u10u"))
+    final = "13R24B34B44B15R25R35R45B41r31r21r11r50b30b20b10b"
+    outcome = game.on_game_over(GameOver(result, Board.parse(final)), our_time=our_time)
+    assert outcome.winner is (Side.P1 if result == "won" else Side.P2)
+    record = Record.parse(game.record().to_text())
+    assert record.result == score and record.tags["ServerResult"] == result
+    assert expected in record.tags["Termination"]
+    assert game.note is None  # not a disagreement with the rules: no rule had ended the game
