@@ -15,7 +15,12 @@ Faithful where it matters, and independent of the client's code where a shared b
   game at a time, game after game: after a result both connections are closed and the next two connections
   (queued meanwhile) play the next game;
 * a rejected move loses at once (``NG`` then ``LST``/``WON``); a move sent out of turn gets ``NG`` without
-  penalty; a disconnect loses; the draw limit and the clocks (budget, then per-move allowance) are options.
+  penalty; a disconnect loses; the draw limit and the clocks (budget, then per-move allowance) are options;
+* the reference server's own behaviour, which the protocol does not say (``spec/geister-protocol.md``, "Behaviour
+  of the real server"), as options, each off by default and all on with ``ServerOptions.real()``: connections made
+  while a game runs are reset when it ends (``reset_queued``, and ``drop_first`` for a fixed number), an escape is
+  acknowledged with the mover's previous capture (``escape_ack_repeats_capture``), and a stale timer ends some games
+  by a false time-out (``false_timeout_every``).
 
 ``python tests/fake_server.py`` runs it on the standard ports, optionally with a built-in opponent, for trying
 ``nashplay connect`` by hand.
@@ -29,12 +34,14 @@ import contextlib
 import random
 import re
 import socket
+import struct
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any, Literal
 
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -76,6 +83,29 @@ class ServerOptions:
     nodelay: bool = False
     #: Listening ports (0: chosen by the system).
     ports: tuple[int, int] = (0, 0)
+    # ---- the reference server's behaviour (spec: "Behaviour of the real server that a client must survive")
+    #: Reset (RST, before any ``SET?``) every connection made while a game runs, when that game ends: the reference
+    #: server queues such a connection on its old listening socket and resets it when it closes that socket.
+    reset_queued: bool = False
+    #: Drop the first this many connections on each port at once, before ``SET?`` (a fixed number, so that a test
+    #: meets drops whatever the timing of its clients).
+    drop_first: int = 0
+    #: How ``drop_first`` drops: a reset (as the reference server does) or a plain close (end-of-file).
+    drop_with: Literal["reset", "close"] = "reset"
+    #: Acknowledge an escape with the mover's previous capture (``OKB``/``OKR`` when its last move captured): the
+    #: reference server does not clear its last-captured piece before an escape.
+    escape_ack_repeats_capture: bool = False
+    #: End every this-many-th game (game numbers 1, 2, ...) by a false time-out: when a player's move arrives in time
+    #: at ply ``false_timeout_at_ply`` (or the next, alternating, so that both players meet it), the server drops
+    #: the move and declares that player lost on time, as the reference server's stale move timer does.
+    false_timeout_every: int | None = None
+    false_timeout_at_ply: int = 4
+
+    @classmethod
+    def real(cls, **changes: Any) -> ServerOptions:
+        """Every behaviour of the reference server switched on (``changes`` override any option)."""
+        options = cls(reset_queued=True, drop_first=1, escape_ack_repeats_capture=True, false_timeout_every=10)
+        return replace(options, **changes)
 
 
 @dataclass
@@ -94,6 +124,10 @@ class ServedGame:
     violations: list[str] = field(default_factory=list)
     state: GeisterState | None = None
     boards_sent: list[tuple[int, str]] = field(default_factory=list)
+    #: The game was ended by a false time-out (``false_timeout_every``).
+    false_timeout: bool = False
+    #: Escapes acknowledged with a previous capture's ``OKB``/``OKR`` (``escape_ack_repeats_capture``).
+    escape_acks_with_capture: int = 0
 
 
 class _Peer:
@@ -114,6 +148,8 @@ class _Peer:
         self.rng = rng
         self.pending = b""
         self.task: asyncio.Task[None] | None = None
+        #: Connected while a game ran (``reset_queued``): reset when that game ends.
+        self.queued_during_game = False
         sock = writer.get_extra_info("socket")
         if sock is not None:
             with contextlib.suppress(OSError):
@@ -158,6 +194,15 @@ class _Peer:
         except (OSError, RuntimeError):
             pass
 
+    def reset(self) -> None:
+        """Drop the connection with a TCP reset, as closing a listening socket does to the connections in its queue
+        (``SO_LINGER`` 0 turns the close into a RST, so the client reads "connection reset by peer")."""
+        sock = self.writer.get_extra_info("socket")
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        self.writer.transport.abort()
+
     async def close(self, abort: bool = False) -> None:
         if abort:
             self.writer.transport.abort()
@@ -198,6 +243,9 @@ class _Match:
         self.state: GeisterState | None = None
         self.clocks = [Clock(self.options.budget, self.options.per_move, self.options.whole_seconds) for _ in range(2)]
         self.over = False
+        #: Each player's last capture (``R``/``B``; ``None`` when its last move captured nothing), which the
+        #: reference server repeats when it acknowledges an escape (``escape_ack_repeats_capture``).
+        self.last_capture: list[str | None] = [None, None]
 
     # ---- boards
 
@@ -334,6 +382,11 @@ class _Match:
             if not clock.charge(time.monotonic() - started):
                 await self._win(1 - mover, f"player {mover + 1} ran out of time")
                 return
+            if self._false_timeout_now(state.ply):
+                # The move came in time; a stale timer of an earlier move ends the game all the same.
+                self.record.false_timeout = True
+                await self._win(1 - mover, f"false time-out: player {mover + 1} answered in time")
+                return
             move, letter, captured, reason = self._parse_move(mover, line)
             if move is None or self.options.reject_at_ply == state.ply:
                 if move is None:
@@ -342,6 +395,11 @@ class _Match:
                 await self._win(1 - mover, f"player {mover + 1}'s move was rejected")
                 return
             self._play(mover, letter, move)
+            if move.dst is None and self.options.escape_ack_repeats_capture:
+                captured = self.last_capture[mover]  # not cleared before an escape: the previous capture's answer
+                self.record.escape_acks_with_capture += captured is not None
+            else:
+                self.last_capture[mover] = captured
             await peer.send("OK " if captured is None else f"OK{captured}")
             outcome = state.outcome()
             if outcome is not None:
@@ -350,6 +408,13 @@ class _Match:
                 else:
                     await self._win(int(outcome.winner), outcome.reason)
                 return
+
+    def _false_timeout_now(self, ply: int) -> bool:
+        every = self.options.false_timeout_every
+        if every is None or self.record.number % every:
+            return False
+        alternate = (self.record.number // every) % 2  # odd occurrences strike the other player
+        return ply == self.options.false_timeout_at_ply + alternate
 
     def _parse_move(self, mover: int, line: str) -> tuple[Move | None, str, str | None, str]:
         """The engine move of a ``MOV:`` command, its piece letter and the colour it captures (``R``/``B``); or
@@ -427,6 +492,10 @@ class FakeServer:
         self._waiting: list[asyncio.Queue[_Peer]] = []
         self._task: asyncio.Task[None] | None = None
         self._finished: asyncio.Condition | None = None
+        #: Connections accepted on each port, and those dropped before ``SET?`` (``drop_first``, ``reset_queued``).
+        self.accepted = [0, 0]
+        self.dropped = [0, 0]
+        self._in_game = False
 
     async def start(self) -> FakeServer:
         self._waiting = [asyncio.Queue(), asyncio.Queue()]
@@ -434,7 +503,17 @@ class FakeServer:
         for index in (0, 1):
 
             async def accept(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, index: int = index) -> None:
-                await self._waiting[index].put(_Peer(index, reader, writer, self.options, self.rng))
+                peer = _Peer(index, reader, writer, self.options, self.rng)
+                self.accepted[index] += 1
+                if self.accepted[index] <= self.options.drop_first:
+                    self.dropped[index] += 1
+                    if self.options.drop_with == "reset":
+                        peer.reset()
+                    else:
+                        await peer.close()
+                    return
+                peer.queued_during_game = self._in_game
+                await self._waiting[index].put(peer)
 
             self._servers.append(await asyncio.start_server(accept, "127.0.0.1", self.options.ports[index]))
         self.ports = (
@@ -450,11 +529,29 @@ class FakeServer:
             first = await self._waiting[0].get()
             second = await self._waiting[1].get()
             number += 1
+            self._in_game = True
             game = await _Match(self, (first, second), number).play()
+            if self.options.reset_queued:
+                self._reset_queued()
+            self._in_game = False
             self.games.append(game)
             assert self._finished is not None
             async with self._finished:
                 self._finished.notify_all()
+
+    def _reset_queued(self) -> None:
+        """Reset the connections made while the game ran (no ``await``: none may slip in meanwhile)."""
+        for index, queue in enumerate(self._waiting):
+            kept = []
+            while not queue.empty():
+                peer = queue.get_nowait()
+                if peer.queued_during_game:
+                    self.dropped[index] += 1
+                    peer.reset()
+                else:
+                    kept.append(peer)
+            for peer in kept:
+                queue.put_nowait(peer)
 
     async def wait_games(self, count: int, timeout: float = 30.0) -> list[ServedGame]:
         """Wait until ``count`` games have been played."""
@@ -494,12 +591,21 @@ class ServerThread:
     thread, for testing code that runs its own loop (the ``nashplay connect`` command)."""
 
     def __init__(
-        self, options: ServerOptions | None = None, opponent: str | None = None, games: int = 1, seed: int = 0
+        self,
+        options: ServerOptions | None = None,
+        opponent: str | None = None,
+        games: int = 1,
+        seed: int = 0,
+        hold_after: int | None = None,
     ) -> None:
         self.options = options or ServerOptions()
         self.opponent = opponent
         self.games = games
         self.seed = seed
+        #: The built-in opponent stops answering after this many moves of a game, and waits for the game to end
+        #: (for tests that need a game in progress); ``holding`` is set when it does.
+        self.hold_after = hold_after
+        self.holding = threading.Event()
         self.server: FakeServer | None = None
         self.opponent_results: list[str] = []
         self._loop = asyncio.new_event_loop()
@@ -532,8 +638,9 @@ class ServerThread:
         rng = random.Random(self.seed + 1)
         for _ in range(self.games):
             player = AIPlayer(make_player(self.opponent, "geister"), rng)
+            chooser: AIPlayer | _Holding = player if self.hold_after is None else _Holding(player, self)
             try:
-                result = await play_game("127.0.0.1", port, player, side=Side.P2, settings=settings)
+                result = await play_game("127.0.0.1", port, chooser, side=Side.P2, settings=settings)
                 self.opponent_results.append(result.result)
             except Exception as error:
                 self.opponent_results.append(f"error: {error}")
@@ -562,6 +669,74 @@ class ServerThread:
         self._thread.join(10)
 
 
+class _Holding:
+    """A contest player that plays like ``inner``, then stops answering after ``thread.hold_after`` moves."""
+
+    def __init__(self, inner: Any, thread: ServerThread) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.thread = thread
+        self.moves = 0
+
+    async def choose_setup(self, view: Any) -> Any:
+        return await self.inner.choose_setup(view)
+
+    async def choose_move(self, view: Any, clocks: Any) -> Any:
+        self.moves += 1
+        if self.thread.hold_after is not None and self.moves > self.thread.hold_after:
+            self.thread.holding.set()
+            await asyncio.Event().wait()  # until the game ends (the client stops listening and cancels this)
+        return await self.inner.choose_move(view, clocks)
+
+
+class HandlerThread:
+    """A bare TCP server on 127.0.0.1 (port 0) running ``handler`` for each connection, on its own event loop in a
+    thread: for servers too broken for ``FakeServer`` (accepting and closing at once, ``SET?`` then closing), met
+    by code that runs its own loop (``nashplay connect``). ``connections`` counts the connections accepted."""
+
+    def __init__(self, handler: Callable[[asyncio.StreamReader, asyncio.StreamWriter], Awaitable[None]]) -> None:
+        self.handler = handler
+        self.connections = 0
+        self.port = 0
+        self._loop = asyncio.new_event_loop()
+        self._ready = threading.Event()
+        self._stop: asyncio.Event | None = None
+        self._thread = threading.Thread(target=self._main, name="handler-server", daemon=True)
+
+    def _main(self) -> None:
+        asyncio.set_event_loop(self._loop)
+        self._loop.run_until_complete(self._serve())
+        self._loop.close()
+
+    async def _serve(self) -> None:
+        self._stop = asyncio.Event()
+
+        async def count(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            self.connections += 1
+            try:
+                await self.handler(reader, writer)
+            finally:
+                writer.close()
+
+        server = await asyncio.start_server(count, "127.0.0.1", 0)
+        self.port = server.sockets[0].getsockname()[1]
+        self._ready.set()
+        await self._stop.wait()
+        server.close()
+        await server.wait_closed()
+
+    def __enter__(self) -> HandlerThread:
+        self._thread.start()
+        if not self._ready.wait(10):
+            raise RuntimeError("the server did not start")
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._stop is not None:
+            self._loop.call_soon_threadsafe(self._stop.set)
+        self._thread.join(10)
+
+
 @contextlib.contextmanager
 def free_ports(count: int = 2) -> Iterator[list[int]]:
     """Ports nobody listens on right now (bound to port 0 and released), for "server not up yet" tests."""
@@ -580,16 +755,40 @@ def main() -> None:
     parser = argparse.ArgumentParser(description="A fake Geister contest server, for trying nashplay connect.")
     parser.add_argument("--ports", default="10000,10001", help="first,second (default 10000,10001)")
     parser.add_argument("--ply-limit", type=int, default=300)
-    parser.add_argument("--opponent", choices=["random", "chototsu"], help="a built-in client on the second port")
+    parser.add_argument(
+        "--opponent", choices=["random", "chototsu", "greedy"], help="a built-in client on the second port"
+    )
     parser.add_argument("--games", type=int, default=1_000_000, help="games the built-in opponent plays")
+    parser.add_argument(
+        "--real",
+        action="store_true",
+        help="behave like the reference server: reset queued connections, acknowledge an escape with the previous "
+        "capture, end every 10th game by a false time-out",
+    )
     args = parser.parse_args()
     first, second = (int(p) for p in args.ports.split(","))
     options = ServerOptions(ply_limit=args.ply_limit, ports=(first, second))
+    if args.real:
+        options = ServerOptions.real(ply_limit=args.ply_limit, ports=(first, second))
     with ServerThread(options, args.opponent, args.games) as thread:
         print(f"fake contest server on 127.0.0.1:{thread.ports[0]} (first) and :{thread.ports[1]} (second)")
         with contextlib.suppress(KeyboardInterrupt):
-            while thread._thread.is_alive():
+            while thread._thread.is_alive() and not (args.opponent and len(thread.opponent_results) >= args.games):
                 time.sleep(0.5)
+        server = thread.server
+        assert server is not None
+        if args.opponent:
+            errors = [r for r in thread.opponent_results if r.startswith("error")]
+            print(
+                f"the built-in {args.opponent} played {len(thread.opponent_results)} games: "
+                f"{thread.opponent_results.count('won')} won, {thread.opponent_results.count('draw')} drawn, "
+                f"{thread.opponent_results.count('lost')} lost, {len(errors)} errors"
+            )
+        print(
+            f"server: {len(server.games)} games, {sum(g.false_timeout for g in server.games)} ended by a false "
+            f"time-out, {sum(g.escape_acks_with_capture for g in server.games)} escapes acknowledged with a capture, "
+            f"{sum(server.dropped)} connections dropped before SET? ({server.dropped[0]} on the first port)"
+        )
 
 
 if __name__ == "__main__":

@@ -8,9 +8,9 @@ import gc
 import os
 import random
 import threading
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 import pytest
 from fake_server import FakeServer, ServedGame, ServerOptions, free_ports
@@ -72,6 +72,36 @@ async def match(
 def finished(result: GameResult | BaseException) -> GameResult:
     assert isinstance(result, GameResult), result
     return result
+
+
+async def until(condition: Callable[[], bool], what: str, timeout: float = 30.0) -> None:
+    """Wait for ``condition`` (the time-out only turns a hang into a failure)."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not condition():
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+        await asyncio.sleep(0.01)
+
+
+class HeldPlayer:
+    """Plays like ``inner``, but its first move waits until the test calls ``release``."""
+
+    def __init__(self, inner: AIPlayer) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.waiting = False
+        self._released = asyncio.Event()
+
+    def release(self) -> None:
+        self._released.set()
+
+    async def choose_setup(self, view: GeisterView) -> Setup | str:
+        return await self.inner.choose_setup(view)
+
+    async def choose_move(self, view: GeisterView, clocks: Clocks) -> Move:
+        self.waiting = True
+        await self._released.wait()
+        return await self.inner.choose_move(view, clocks)
 
 
 # --------------------------------------------------------------------------------------------------- whole games
@@ -525,3 +555,119 @@ def test_play_game_never_leaves_a_socket_open_after_an_error() -> None:
     run(main())
     gc.collect()
     assert open_fds() <= fds
+
+
+# ------------------------------------------------------------------------------------- the real server's behaviour
+
+
+@pytest.mark.parametrize("how", ["reset", "close"])
+def test_connections_dropped_before_set_are_not_games(how: Literal["reset", "close"], tmp_path: Path) -> None:
+    """The reference server resets a connection made while a game runs; a reset (or a close) before ``SET?`` is
+    another connection attempt, not a game and not an error, and leaves no record."""
+    events: list[ContestEvent] = []
+
+    async def main() -> Any:
+        async with FakeServer(ServerOptions(drop_first=2, drop_with=how)) as server:
+            one, two = await match(server, ai("random", 1), ai("chototsu", 2), save_dir=tmp_path, events=events)
+            return one, two, list(server.dropped), (await server.wait_games(1))[0]
+
+    one, two, dropped, served = run(main())
+    check_against_engine((finished(one), finished(two)), served)
+    assert dropped == [2, 2]
+    retries = [e for e in events if isinstance(e, Connecting)]
+    assert len(retries) == 2 and all(e.dropped for e in retries)
+    assert "not a game" in retries[0].text and "connecting again in" in retries[0].text
+    if how == "reset":
+        assert "reset" in retries[0].error
+    assert len(list(tmp_path.glob("*.ngr"))) == 2  # one per client, none for the dropped connections
+
+
+def test_a_connection_queued_during_a_game_is_reset_and_then_plays() -> None:
+    """A third client connects while a game runs: the server queues it and resets it when the game ends; it connects
+    again and plays the next game."""
+    held = HeldPlayer(ai("random", 1))
+    events: list[ContestEvent] = []
+
+    async def main() -> tuple[GameResult, list[int]]:
+        async with FakeServer(ServerOptions(reset_queued=True)) as server:
+            first = asyncio.gather(
+                play_game(HOST, server.ports[0], held), play_game(HOST, server.ports[1], ai("chototsu", 2))
+            )
+            await until(lambda: held.waiting, "the first game to be under way")
+            third = asyncio.ensure_future(play_game(HOST, server.ports[0], ai("random", 3), on_event=events.append))
+            await until(lambda: server.accepted[0] == 2, "the third client to be queued")
+            held.release()
+            await first
+            fourth = asyncio.ensure_future(play_game(HOST, server.ports[1], ai("chototsu", 4)))
+            result = await asyncio.wait_for(third, 60)
+            await fourth
+            return result, list(server.dropped)
+
+    result, dropped = run(main())
+    assert result.result in ("won", "lost", "draw")
+    assert dropped == [1, 0]
+    retries = [e for e in events if isinstance(e, Connecting)]
+    assert len(retries) == 1 and retries[0].dropped and "reset" in retries[0].error
+
+
+class Scripted:
+    """Sends a fixed set-up and fixed moves."""
+
+    def __init__(self, name: str, letters: str, moves: list[str]) -> None:
+        self.name = name
+        self.letters = letters
+        self.moves = [Move.parse(text) for text in moves]
+
+    async def choose_setup(self, view: GeisterView) -> Setup | str:
+        return self.letters
+
+    async def choose_move(self, view: GeisterView, clocks: Clocks) -> Move:
+        return self.moves.pop(0)
+
+
+def test_an_escape_acknowledged_with_the_previous_capture_is_a_win() -> None:
+    """Our blue piece captures on the exit corner a6, then escapes: the reference server acknowledges the escape with
+    the capture's ``OKB`` again, then ``WON``. The escape captures nothing, and the board is not out of step."""
+    first = Scripted("runner", "EFGH", ["b2-a2", "a2-a3", "a3-a4", "a4-a5", "a5-a6", "a6-out"])  # A..D blue
+    second = Scripted("shuffler", "ABCD", ["b6-a6", "e5-f5", "f5-e5", "e5-f5", "f5-e5"])
+    events: list[ContestEvent] = []
+
+    async def main() -> Any:
+        async with FakeServer(ServerOptions(escape_ack_repeats_capture=True)) as server:
+            one, two = await match(server, first, second, events=events)
+            return one, two, (await server.wait_games(1))[0]
+
+    one, two, served = run(main())
+    assert served.escape_acks_with_capture == 1
+    results = (finished(one), finished(two))
+    check_against_engine(results, served)
+    assert results[0].result == "won" and "escape" in results[0].outcome.reason and results[0].note is None
+    own = [e for e in events if isinstance(e, PositionChanged) and e.own_move is not None]
+    assert [e.captured is not None for e in own][-2:] == [True, False]  # the capture on a6, then the escape
+
+
+def test_a_false_time_out_is_recorded_as_such_and_the_next_game_goes_on(tmp_path: Path) -> None:
+    """The server's stale move timer ends the second game: the player whose move arrived in time at ply 6 is
+    declared lost. Both records say it was a time-out declared by the server; the third game is played."""
+    options = ServerOptions(false_timeout_every=2, false_timeout_at_ply=4)  # game 2: at the 6th ply, player 2
+
+    async def main() -> tuple[list[tuple[Any, Any]], list[ServedGame]]:
+        async with FakeServer(options) as server:
+            pairs = []
+            for number in range(3):
+                pairs.append(await match(server, ai("random", number), ai("chototsu", 10 + number), save_dir=tmp_path))
+            return pairs, await server.wait_games(3)
+
+    pairs, served = run(main())
+    assert [g.false_timeout for g in served] == [False, True, False]
+    for (one, two), game in zip(pairs, served, strict=True):
+        assert [finished(one).result, finished(two).result] == game.results
+    winner, loser = finished(pairs[1][0]), finished(pairs[1][1])
+    assert (winner.result, loser.result, loser.plies) == ("won", "lost", 5)
+    assert "time-out declared by the server although we had answered in time" in loser.outcome.reason
+    assert "time-out declared by the server" in winner.outcome.reason
+    for result, expected in ((loser, "1-0"), (winner, "1-0")):
+        assert result.record_path is not None
+        record = Record.load(result.record_path)
+        assert record.result == expected and "time-out declared by the server" in record.tags["Termination"]
+        record.replay()

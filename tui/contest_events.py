@@ -65,7 +65,12 @@ class ConnectError(ContestError):
 
 
 class ConnectionLostError(ContestError):
-    """The server closed the connection (or it broke) before the game ended."""
+    """The server closed the connection (or it broke) before the game ended; ``cause`` says how, in a few words
+    ("closed by the server", "connection reset by peer")."""
+
+    def __init__(self, message: str, cause: str = "closed by the server") -> None:
+        super().__init__(message)
+        self.cause = cause
 
 
 class ServerSilentError(ContestError):
@@ -105,7 +110,12 @@ class Clocks:
 
 @dataclass(frozen=True)
 class Connecting:
-    """A connection attempt failed; we try again in ``retry_in`` seconds (``elapsed`` since the first attempt)."""
+    """A connection attempt failed; we try again in ``retry_in`` seconds (``elapsed``: seconds spent so far without a
+    connection, which the connect deadline bounds).
+
+    ``dropped``: the server accepted the connection and then closed or reset it before ``SET?``. The reference
+    server does that to a connection made while a game runs on the port (it queues it, then resets it when the game
+    ends): no game began, so it is neither a game nor an error, only another attempt."""
 
     host: str
     port: int
@@ -113,13 +123,17 @@ class Connecting:
     error: str
     retry_in: float
     elapsed: float
+    dropped: bool = False
 
     @property
     def text(self) -> str:
-        return (
-            f"cannot connect to {self.host}:{self.port} ({self.error}); "
-            f"retrying in {self.retry_in:.1f} s (attempt {self.attempt}, {self.elapsed:.0f} s so far)"
-        )
+        again = f"in {self.retry_in:.1f} s (attempt {self.attempt}, {self.elapsed:.0f} s without a game so far)"
+        if self.dropped:
+            return (
+                f"the server at {self.host}:{self.port} dropped the connection before a game began ({self.error}); "
+                f"not a game: connecting again {again}"
+            )
+        return f"cannot connect to {self.host}:{self.port} ({self.error}); retrying {again}"
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,8 @@
 What this module adds is everything that touches the network and the clock:
 
 * connecting with retries (exponential back-off up to a deadline, each wait reported), because the server refuses
-  connections until it is up and in the short gap between games;
+  connections until it is up and in the short gap between games, and resets a connection made while a game runs
+  (it is queued, then reset at that game's end): only ``SET?`` begins a game (``open_game``);
 * CR LF framing of whatever the reads deliver, and ``TCP_QUICKACK`` before each receive where the platform has it
   (the server writes small messages without ``TCP_NODELAY``; without quick ACKs each move stalls ~40 ms);
 * time-outs on every read, derived from the opponent's clock, so a silent server never hangs us;
@@ -19,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import math
 import random
 import socket
 import time
@@ -40,7 +42,7 @@ from core.contest import (
     parse_message,
     side_for_port,
 )
-from core.contest_game import ContestGame
+from core.contest_game import ContestGame, TimeVerdict
 from core.errors import IllegalMoveError, NotationError
 from core.game import Outcome, Side
 from core.geister import GeisterView, Setup
@@ -70,7 +72,7 @@ from tui.contest_events import (
     SetupRequested,
 )
 
-__all__ = ["AIPlayer", "Connection", "ContestPlayer", "HumanPlayer", "cancel_and_wait", "play_game"]
+__all__ = ["AIPlayer", "Connection", "ContestPlayer", "HumanPlayer", "cancel_and_wait", "open_game", "play_game"]
 
 
 # --------------------------------------------------------------------------------------------------- players
@@ -233,48 +235,6 @@ class Connection:
         self.stats = ConnectionStats()
         self.closed = False
 
-    @classmethod
-    async def open(
-        cls,
-        host: str,
-        port: int,
-        deadline: float = 30.0,
-        quickack: bool = True,
-        on_event: EventCallback | None = None,
-    ) -> Connection:
-        """Connect, retrying refused connections with exponential back-off (0.05 s doubling to 2 s) for up to
-        ``deadline`` seconds; each failed attempt is reported as a ``Connecting`` event. Never probes: a connection
-        that succeeds is kept, because the server makes every connection a player."""
-        loop = asyncio.get_running_loop()
-        started = loop.time()
-        attempt = 0
-        delay = 0.05
-        while True:
-            attempt += 1
-            left = deadline - (loop.time() - started)
-            try:
-                reader, writer = await asyncio.wait_for(
-                    asyncio.open_connection(host, port), timeout=max(0.05, min(left, 10.0))
-                )
-            except socket.gaierror as error:
-                raise ConnectError(f"cannot find the server {host!r}: {error.strerror or error}") from None
-            except (OSError, TimeoutError) as error:
-                reason = _describe(error)
-                elapsed = loop.time() - started
-                if elapsed + delay > deadline:
-                    raise ConnectError(
-                        f"gave up connecting to {host}:{port} after {elapsed:.0f} s and {attempt} attempts "
-                        f"({reason}): is the server running, and is this its address and port?"
-                    ) from None
-                if on_event is not None:
-                    on_event(Connecting(host, port, attempt, reason, delay, elapsed))
-                await asyncio.sleep(delay)
-                delay = min(delay * 2, 2.0)
-                continue
-            if on_event is not None:
-                on_event(Connected(host, port, attempt))
-            return cls(reader, writer, quickack)
-
     async def send(self, line: str) -> None:
         """Send one command with its CR LF, in one write."""
         if "\r" in line or "\n" in line:
@@ -298,7 +258,8 @@ class Connection:
             except TimeoutError:
                 raise ServerSilentError(f"the server sent nothing for {timeout:.0f} s") from None
             except OSError as error:
-                raise ConnectionLostError(f"the connection to the server broke ({_describe(error)})") from None
+                cause = _describe(error)
+                raise ConnectionLostError(f"the connection to the server broke ({cause})", cause) from None
             if not data:
                 raise ConnectionLostError("the server closed the connection before the game ended")
             try:
@@ -324,6 +285,79 @@ class Connection:
         self._writer.close()
         with contextlib.suppress(OSError, TimeoutError):
             await asyncio.wait_for(self._writer.wait_closed(), timeout=2.0)
+
+
+#: Back-off between connection attempts: the first wait and the longest, doubling in between. Short at first,
+#: because the server refuses (or drops) connections only in the brief gap between games; capped, so that a server
+#: that comes up late is found within a couple of seconds, and one that never starts a game is not hammered.
+FIRST_RETRY = 0.05
+LONGEST_RETRY = 2.0
+
+
+async def open_game(
+    host: str, port: int, settings: ContestSettings, on_event: EventCallback | None = None
+) -> tuple[Connection, Message, str]:
+    """Connect and wait until the server begins a game: the connection, its first message (``SET?``) and line.
+
+    Two kinds of attempt fail without being a game, and both are retried with exponential back-off: a connection
+    refused (or unanswered), and a connection the server accepts and then closes or resets before ``SET?`` (the
+    reference server queues a connection made while a game runs, and resets it when that game ends). Each is
+    reported as a ``Connecting`` event. ``settings.connect_deadline`` bounds the time spent *without* a connection
+    (refused attempts and the back-off waits), not the time a connection waits in the server's queue, which can be
+    a whole game: that wait is bounded, per connection, by ``settings.start_timeout``. Never probes: a connection
+    that succeeds is kept, because the server makes every connection a player.
+    """
+    loop = asyncio.get_running_loop()
+    emit: EventCallback = on_event or (lambda event: None)
+    deadline = settings.connect_deadline
+    failing = 0.0  # seconds spent without a connection so far
+    attempt = 0
+    delay = FIRST_RETRY
+    while True:
+        attempt += 1
+        began = loop.time()
+        dropped = False
+        try:
+            reader, writer = await asyncio.wait_for(
+                asyncio.open_connection(host, port), timeout=max(0.05, min(deadline - failing, 10.0))
+            )
+        except socket.gaierror as error:
+            raise ConnectError(f"cannot find the server {host[:60]!r}: {error.strerror or error}") from None
+        except (OSError, TimeoutError) as error:
+            failing += loop.time() - began
+            reason = _describe(error)
+        else:
+            connection = Connection(reader, writer, settings.quickack)
+            emit(Connected(host, port, attempt))
+            try:
+                message, line = await connection.receive(settings.start_timeout)
+            except ConnectionLostError as error:
+                await connection.close()
+                reason, dropped = error.cause, True
+            except ServerSilentError:
+                await connection.close()
+                raise ServerSilentError(
+                    f"the server started no game within {settings.start_timeout:g} s of accepting the connection "
+                    "(no SET?): is the opponent connected?"
+                ) from None
+            except BaseException:  # a malformed first line, or cancelled: leave no socket behind
+                await connection.close()
+                raise
+            else:
+                return connection, message, line
+        if failing + delay > deadline:
+            hint = (
+                "the server accepts connections but begins no game: is it a Geister contest server?"
+                if dropped
+                else "is the server running, and is this its address and port?"
+            )
+            raise ConnectError(
+                f"gave up connecting to {host}:{port} after {failing:.0f} s and {attempt} attempts ({reason}): {hint}"
+            )
+        emit(Connecting(host, port, attempt, reason, delay, failing, dropped))
+        await asyncio.sleep(delay)
+        failing += delay
+        delay = min(delay * 2, LONGEST_RETRY)
 
 
 def _describe(error: BaseException) -> str:
@@ -354,6 +388,10 @@ def record_path(save_dir: Path, game_number: int | None, side: Side) -> Path:
 
 #: How long to listen for the server while our player chooses: the server's clock, not ours, ends a slow turn.
 LISTEN_WHILE_CHOOSING = 24 * 3600.0
+
+#: A move of ours that left less than this on our clock may have run out on the server's: its clock starts before
+#: ours and stops after, by the network's delay. Within it, a time-out the server declares is taken as true.
+CLOCK_TOLERANCE = 0.5
 
 T = TypeVar("T")
 
@@ -386,6 +424,8 @@ class _Game:
         self.theirs = Clock(settings.budget, settings.per_move, settings.whole_seconds)
         self.running: Literal["ours", "theirs"] | None = None
         self.since = time.monotonic()
+        #: The least time any move of ours left on our clock (seconds): how close we came to a time-out.
+        self.closest = math.inf
 
     def clocks(self) -> Clocks:
         return Clocks(self.ours.remaining, self.theirs.remaining, self.settings.per_move, self.running, self.since)
@@ -394,6 +434,7 @@ class _Game:
         """Stop the running clock (charging its player) and start ``who``'s."""
         now = time.monotonic()
         if self.running == "ours":
+            self.closest = min(self.closest, self.ours.allowance() - (now - self.since))
             self.ours.charge(now - self.since)
         elif self.running == "theirs":
             self.theirs.charge(now - self.since)
@@ -407,11 +448,20 @@ class _Game:
             limit += self.settings.start_timeout
         return limit
 
-    async def play(self) -> Outcome:
+    def time_verdict(self) -> TimeVerdict:
+        """What our own clock says, at the moment the server ends the game (see ``ContestGame.on_game_over``)."""
+        closest = self.closest
+        if self.running == "ours":
+            closest = min(closest, self.ours.allowance() - (time.monotonic() - self.since))
+        if closest < CLOCK_TOLERANCE:
+            return "out of time"
+        return "choosing" if self.running == "ours" else "answered in time"
+
+    async def play(self, message: Message, line: str) -> Outcome:
+        """The game, from the server's first message (``SET?``, read by ``open_game``)."""
         connection, game = self.connection, self.game
-        message, line = await connection.receive(self.settings.start_timeout)
         if isinstance(message, GameOver):
-            return game.on_game_over(message, line)
+            return self._game_over(message, line)
         if not isinstance(message, SetRequest):
             raise ServerProtocolError(f"the server opened with {line!r} instead of SET?")
         view = game.setup_view()
@@ -490,9 +540,10 @@ class _Game:
         """The server's result: stop the clocks, read the final board (it may hold the opponent's last move), and
         show the position with every colour revealed."""
         game = self.game
+        verdict = self.time_verdict()
         self.run_clock(None)
         before = len(game.moves)
-        outcome = game.on_game_over(message, line)
+        outcome = game.on_game_over(message, line, verdict)
         last = game.moves[-1] if len(game.moves) > before else None
         if game.state is not None:
             self.emit(PositionChanged(game.view(), last, None, None, self.clocks(), message.board))
@@ -555,14 +606,17 @@ async def play_game(
 
     ``side`` is a hint for the set-up (default: from the port, 10001 being the second player); the first board says
     which side we really are. ``name`` (default: the player's) and ``opponent`` go into the record's player tags;
-    ``tags`` adds more. The record is saved in ``save_dir`` (if given) however the game ends; on failure a
-    ``ContestError`` says why and carries the record so far. Cancelling the task saves the record too.
+    ``tags`` adds more. A game begins with the server's ``SET?``: connections refused or dropped before it are
+    retried (``open_game``), and no record is written for them. Once it has begun, the record is saved in
+    ``save_dir`` (if given) however the game ends; on failure a ``ContestError`` says why and carries the record so
+    far. Cancelling the task saves the record too (and reports it as ``GameAborted`` before the cancellation goes on).
     """
     settings = settings or ContestSettings()
     emit: EventCallback = on_event or (lambda event: None)
     started = time.monotonic()
     game = ContestGame(side or side_for_port(port), settings.ply_limit)
-    connection = await Connection.open(host, port, settings.connect_deadline, settings.quickack, on_event)
+    # Nothing before the server's first message is a game: no record is written for it, whatever fails.
+    connection, first, first_line = await open_game(host, port, settings, on_event)
     session = _Game(connection, player, settings, game, emit)
     record_tags = {"Site": f"{host}:{port}", "Date": time.strftime("%Y.%m.%d"), **(tags or {})}
     finished = False
@@ -581,7 +635,7 @@ async def play_game(
         return record, path
 
     try:
-        outcome = await session.play()
+        outcome = await session.play(first, first_line)
         finished = True
     except ContestError as error:
         finished = True
@@ -595,9 +649,11 @@ async def play_game(
         emit(GameAborted(wrapped))
         raise wrapped from None
     finally:
-        if not finished:  # cancelled, or an unexpected bug: keep the record all the same
+        if not finished:  # cancelled (quit, Ctrl-C, SIGTERM), or an unexpected bug: keep the record all the same
             with contextlib.suppress(Exception):
-                save()
+                stopped = ContestError("the game was stopped here before it ended")
+                stopped.record, stopped.record_path = save()
+                emit(GameAborted(stopped))  # says where the record went; the exception goes on unchanged
         await connection.close()
     record, path = save()
     assert game.result is not None
