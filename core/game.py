@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
+from core.errors import quoted
+
 
 class Side(IntEnum):
     """A player. The value indexes per-player arrays; the label is what people read ("player 1")."""
@@ -39,7 +41,7 @@ class Side(IntEnum):
             return cls.P1
         if str(number) == "2":
             return cls.P2
-        raise ValueError(f"a player is 1 or 2, not {number!r}")
+        raise ValueError(f"a player is 1 or 2, not {quoted(str(number))}")
 
     def __str__(self) -> str:
         return f"player {self.number}"
