@@ -155,21 +155,10 @@ class Record:
         return "\n".join(lines) + "\n\n" + _wrap(words, 100) + "\n"
 
     def save(self, path: str | Path) -> None:
-        """Write atomically, so a crash while saving never leaves half a record, and a reader never sees one.
-
-        The temporary file's name is unique (``mkstemp``): two processes saving the same record each write their
-        own and the last rename wins whole, never a torn mix of both."""
+        """Write atomically (see ``write_text_atomically``): a crash never leaves half a record."""
         target = Path(path)
         target.parent.mkdir(parents=True, exist_ok=True)
-        handle, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-        temporary = Path(name)
-        try:
-            with os.fdopen(handle, "w", encoding="utf-8") as file:
-                file.write(self.to_text())
-            temporary.replace(target)
-        except BaseException:
-            temporary.unlink(missing_ok=True)
-            raise
+        write_text_atomically(target, self.to_text())
 
     # ---- replaying
 
@@ -232,6 +221,21 @@ class Record:
         must not fail on a tag that only replay needs to be right)."""
         fields = self.tags.get("Start", "").split()
         return Side.P2 if len(fields) > 1 and fields[1] == "2" else Side.P1
+
+
+def write_text_atomically(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a uniquely named temporary file beside it (``mkstemp``) and a rename, so a
+    reader never sees half a file and two processes writing one path never share a temporary file: the last
+    rename wins whole. The temporary file is removed if anything fails."""
+    handle, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    temporary = Path(name)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            file.write(text)
+        temporary.replace(path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
 
 
 def _is_standard_start(start: str, variant: Variant) -> bool:

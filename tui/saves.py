@@ -20,14 +20,13 @@ import contextlib
 import json
 import os
 import secrets
-import tempfile
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO
 
 from core.errors import RecordError, clipped
-from core.record import Record
+from core.record import Record, write_text_atomically
 
 try:  # POSIX; elsewhere games are not locked (two instances could then both resume one game)
     import fcntl
@@ -45,20 +44,6 @@ LEGACY_FOLDER = "unfinished"
 
 class SaveFolderError(OSError):
     """The state folder cannot be used as it should (read, written): the app goes on without that."""
-
-
-def _write_atomically(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a uniquely named temporary file, so a reader (or a second process) never
-    sees half of it and two writers never share a temporary file."""
-    handle, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    temporary = Path(name)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
-            file.write(text)
-        temporary.replace(path)
-    except BaseException:
-        temporary.unlink(missing_ok=True)
-        raise
 
 
 class SaveSlot:
@@ -132,8 +117,8 @@ class SaveSlot:
         holds the same set-up and seed and so still resumes."""
         if not self.claim():
             raise SaveFolderError(f"the game {self.id} is open in another nashplay")
-        _write_atomically(self.secret_path, json.dumps({"version": 1, "tags": secret}, indent=1) + "\n")
-        _write_atomically(self.path, public.to_text())
+        write_text_atomically(self.secret_path, json.dumps({"version": 1, "tags": secret}, indent=1) + "\n")
+        write_text_atomically(self.path, public.to_text())
 
     def load(self) -> Record:
         """The whole record (the secret's tags merged in). Raises ``RecordError`` for anything damaged, ``OSError``

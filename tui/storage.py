@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from pathlib import Path
+
+from core.record import write_text_atomically
 
 
 def state_dir() -> Path:
@@ -58,9 +59,6 @@ class Settings:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             # A temporary name of its own: two instances changing a setting at once must not share one.
-            handle, name = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=self.path.parent)
-            with os.fdopen(handle, "w", encoding="utf-8") as file:
-                file.write(json.dumps(self.values, indent=2) + "\n")
-            Path(name).replace(self.path)
+            write_text_atomically(self.path, json.dumps(self.values, indent=2) + "\n")
         except OSError:
             pass  # a read-only state directory: the choice holds for this session only
