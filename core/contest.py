@@ -295,8 +295,9 @@ def parse_red_letters(text: str) -> str:
     so a wrong set-up would silently give us a different game). Returns them upper case and sorted."""
     letters = text.strip().upper()
     if len(letters) != 4 or set(letters) - set(LETTERS) or len(set(letters)) != 4:
+        shown = repr(text) if len(text) <= 30 else repr(text[:27] + "...")  # quote a few dozen characters at most
         raise NotationError(
-            f"{text!r} is not a contest set-up: expected the letters of the 4 red pieces, 4 distinct letters among "
+            f"{shown} is not a contest set-up: expected the letters of the 4 red pieces, 4 distinct letters among "
             "A..H (A-D the front row, E-H the back row, left to right from your side), e.g. BCFG"
         )
     return "".join(sorted(letters))
