@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
+import re
+import signal
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from fake_server import ServerOptions, ServerThread, free_ports
+from fake_server import HandlerThread, ServerOptions, ServerThread, free_ports
 
 from core.record import Record
 from solvers.catalogue import STRONGEST
@@ -163,3 +166,146 @@ def test_importing_the_command_loads_no_numpy() -> None:
     script = "import sys, tui.cli.connect, tui.net; print('numpy' in sys.modules)"
     done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "False"
+
+
+# --------------------------------------------------------------------------------------------------- numbers
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "bound"),
+    [
+        *(
+            (option, value, "more than 0 and at most 3600 s")
+            for option in ("--time", "--per-move")
+            for value in ("nan", "inf", "-1", "0", "1e12")
+        ),
+        *(("--budget", value, "from 0 to 86400 s") for value in ("nan", "inf", "-inf", "-1", "1e12")),
+        *(("--connect-timeout", value, "from 0 to 86400 s") for value in ("nan", "inf", "-0.5", "1e12")),
+        *(("--start-timeout", value, "more than 0 and at most 86400 s") for value in ("nan", "inf", "0", "1e12")),
+        *(("--games", value, "1 to 100000") for value in ("0", "-3", "1000000000000")),
+        ("--games", "1e12", "expected a whole number"),
+        pytest.param("--games", "9" * 5000, "1 to 100000", id="--games-5000-digits"),
+        ("--ply-limit", "1", "2 to 10000"),
+        ("--ply-limit", "1000000000000", "2 to 10000"),
+        ("--port", "70000", "1 to 65535"),
+        ("--time", "soon", "expected a number of seconds"),
+    ],
+)
+def test_numbers_out_of_bounds_are_refused_in_one_line(
+    option: str, value: str, bound: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """NaN passed every check (``nan <= 0`` is false): --time nan forfeited every game at once, --connect-timeout
+    nan retried for ever. Every number is bounded, and a bad one is named with its bound and why, in one line."""
+    with pytest.raises(SystemExit) as exit_info:
+        parse(["--as", "random", f"{option}={value}"])  # "=": argparse would take "-inf" for an option
+    assert exit_info.value.code == 2
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert last.startswith(f"nashplay connect: error: argument {option}: ")
+    assert bound in last
+    if not bound.startswith("expected"):
+        assert re.search(r"\(.{8,}\), not '", last), last  # and why, in brackets, before the bad input
+    assert len(last) < 200  # a 5000-digit number is quoted in a few dozen characters
+
+
+def test_numbers_within_bounds_are_taken() -> None:
+    args, _ = parse(
+        ["--time", "0.01", "--budget", "0", "--per-move", "3600", "--connect-timeout", "0", "--start-timeout", "5"]
+    )
+    assert (args.time, args.budget, args.per_move, args.connect_timeout, args.start_timeout) == (0.01, 0, 3600, 0, 5)
+    args, _ = parse(["--games", "100000", "--ply-limit", "10000"])
+    assert (args.games, args.ply_limit) == (100_000, 10_000)
+    assert connect_cli.settings_from_args(args).start_timeout == 600
+
+
+# --------------------------------------------------------------------------------------------------- waiting, failing
+
+
+def test_waiting_for_a_game_is_said_and_bounded(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """No opponent on the other port: the server accepts us and starts no game. The wait is said on stderr, it ends
+    after --start-timeout, and no record is written for a game that never began."""
+    with ServerThread() as server:
+        code = connect(
+            ["--port", str(server.ports[0]), "--as", "random", "--start-timeout", "1.5", "--save", str(tmp_path)]
+        )
+    out, err = capsys.readouterr()
+    assert code == 1
+    assert "waiting for the server to start a game (SET?)" in err and "--start-timeout" in err
+    assert "started no game within 1.5 s" in err
+    assert "0 games as random" in out and "1 errors" in out
+    assert list(tmp_path.glob("*.ngr")) == []
+
+
+async def _close_at_once(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    return  # HandlerThread closes the connection
+
+
+async def _set_then_close(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    writer.write(b"SET?\r\n")
+    await writer.drain()
+    await reader.read(100)
+
+
+def test_a_server_that_accepts_and_closes_writes_no_records(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Such a server made --games 2000 write 2000 empty records in 6 s. A connection closed before SET? is no game:
+    nothing is recorded, attempts back off, and play gives up at the connect deadline."""
+    with HandlerThread(_close_at_once) as server:
+        code = connect(
+            [
+                *("--port", str(server.port), "--as", "random", "--games", "50"),
+                *("--connect-timeout", "1", "--save", str(tmp_path)),
+            ]
+        )
+        connections = server.connections
+    out, err = capsys.readouterr()
+    assert code == 1
+    assert list(tmp_path.glob("*.ngr")) == []
+    # Back-off 0.05, 0.1, 0.2, 0.4 s: the fifth attempt would wait past the 1 s deadline (time connected not counted).
+    assert connections == 5
+    assert err.count("dropped the connection before a game began") == 4
+    assert "gave up connecting" in err and "begins no game" in err
+    assert "0 games as random" in out and "1 errors" in out
+
+
+def test_play_stops_after_three_failed_games_in_a_row(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A server that begins each game (SET?) and then closes: each is a failed game with its record so far, and play
+    stops after 3 in a row instead of failing all 20."""
+    with HandlerThread(_set_then_close) as server:
+        code = connect(["--port", str(server.port), "--as", "random", "--games", "20", "--save", str(tmp_path)])
+        connections = server.connections
+    out, err = capsys.readouterr()
+    assert code == 1
+    assert connections == 3
+    assert "stopped after 3 failed games in a row" in err
+    assert "3 games as random: 0 wins, 0 draws, 0 losses, 3 errors" in out
+    assert len(list(tmp_path.glob("*.ngr"))) == 3
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
+def test_a_signal_saves_the_game_so_far_and_exits_cleanly(signum: signal.Signals, tmp_path: Path) -> None:
+    """SIGTERM (or SIGHUP) while a game is under way: the record of the game so far is saved and named, the summary
+    printed, and the exit code says which signal stopped play (128 + its number)."""
+    script = "import sys; from tui.cli import main; sys.exit(main(sys.argv[1:]))"
+    with ServerThread(opponent="random", games=1, hold_after=3) as server:
+        command = ["connect", "--port", str(server.ports[0]), "--as", "random", "--save", str(tmp_path)]
+        process = subprocess.Popen(
+            [sys.executable, "-c", script, *command],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            assert server.holding.wait(120), "the game never got under way"
+            process.send_signal(signum)
+            out, err = process.communicate(timeout=120)
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.communicate()
+    assert process.returncode == 128 + signum, err
+    (path,) = tmp_path.glob("*.ngr")
+    assert f"stopped by {signum.name}; the record of the game in progress is saved in {path}" in err
+    record = Record.load(path)
+    assert record.result == "*" and len(record.moves) >= 6
+    record.replay()
+    assert "0 games as random" in out

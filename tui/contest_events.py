@@ -127,7 +127,7 @@ class Connecting:
 
     @property
     def text(self) -> str:
-        again = f"in {self.retry_in:.1f} s (attempt {self.attempt}, {self.elapsed:.0f} s without a game so far)"
+        again = f"in {self.retry_in:.2g} s (attempt {self.attempt}, {self.elapsed:.0f} s without a game so far)"
         if self.dropped:
             return (
                 f"the server at {self.host}:{self.port} dropped the connection before a game began ({self.error}); "

@@ -22,9 +22,10 @@ import collections
 import contextlib
 import math
 import random
+import signal
 import socket
 import time
-from collections.abc import Coroutine, Mapping
+from collections.abc import Callable, Coroutine, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Protocol, TypeVar
@@ -72,7 +73,17 @@ from tui.contest_events import (
     SetupRequested,
 )
 
-__all__ = ["AIPlayer", "Connection", "ContestPlayer", "HumanPlayer", "cancel_and_wait", "open_game", "play_game"]
+__all__ = [
+    "STOP_SIGNALS",
+    "AIPlayer",
+    "Connection",
+    "ContestPlayer",
+    "HumanPlayer",
+    "cancel_and_wait",
+    "on_signals",
+    "open_game",
+    "play_game",
+]
 
 
 # --------------------------------------------------------------------------------------------------- players
@@ -215,6 +226,37 @@ async def cancel_and_wait(*tasks: asyncio.Future[Any]) -> None:
             task.exception()
 
 
+#: Signals that must end a contest game the way Ctrl-C does, with its record saved: SIGTERM (a service manager, kill)
+#: and SIGHUP (the terminal closed). Only those the platform has.
+STOP_SIGNALS: tuple[int, ...] = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
+def on_signals(signals: Iterable[int], callback: Callable[[int], None]) -> Callable[[], None]:
+    """Call ``callback(signum)`` in the running event loop when one of ``signals`` arrives (SIGTERM, SIGHUP: a
+    contest game must save its record on every way out, as it does on Ctrl-C). Returns the undo, which puts back
+    the handlers found before (``loop.remove_signal_handler`` alone would leave the default, which kills).
+
+    Does nothing where the loop cannot take signals (not the main thread, or a platform without them)."""
+    loop = asyncio.get_running_loop()
+    installed: list[tuple[int, Any]] = []
+    for signum in signals:
+        previous = signal.getsignal(signum)
+        try:
+            loop.add_signal_handler(signum, callback, signum)
+        except (NotImplementedError, RuntimeError, ValueError):
+            continue
+        installed.append((signum, previous))
+
+    def restore() -> None:
+        for signum, previous in installed:
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.remove_signal_handler(signum)
+                signal.signal(signum, previous if previous is not None else signal.SIG_DFL)
+        installed.clear()
+
+    return restore
+
+
 def _quickack(sock: Any) -> None:
     option = getattr(socket, "TCP_QUICKACK", None)
     if option is None or sock is None:
@@ -292,6 +334,9 @@ class Connection:
 #: that comes up late is found within a couple of seconds, and one that never starts a game is not hammered.
 FIRST_RETRY = 0.05
 LONGEST_RETRY = 2.0
+#: The least time one attempt may take, even when less is left before the deadline: on a loaded machine even a
+#: local connect can take longer than a few milliseconds, and a refusing server would be reported as "no answer".
+SHORTEST_ATTEMPT = 1.0
 
 
 async def open_game(
@@ -319,7 +364,7 @@ async def open_game(
         dropped = False
         try:
             reader, writer = await asyncio.wait_for(
-                asyncio.open_connection(host, port), timeout=max(0.05, min(deadline - failing, 10.0))
+                asyncio.open_connection(host, port), timeout=max(SHORTEST_ATTEMPT, min(deadline - failing, 10.0))
             )
         except socket.gaierror as error:
             raise ConnectError(f"cannot find the server {host[:60]!r}: {error.strerror or error}") from None
@@ -347,12 +392,12 @@ async def open_game(
                 return connection, message, line
         if failing + delay > deadline:
             hint = (
-                "the server accepts connections but begins no game: is it a Geister contest server?"
+                "it accepts connections but begins no game: is it a Geister contest server?"
                 if dropped
                 else "is the server running, and is this its address and port?"
             )
             raise ConnectError(
-                f"gave up connecting to {host}:{port} after {failing:.0f} s and {attempt} attempts ({reason}): {hint}"
+                f"gave up connecting to {host}:{port} after {failing:.0f} s and {attempt} attempts ({reason}); {hint}"
             )
         emit(Connecting(host, port, attempt, reason, delay, failing, dropped))
         await asyncio.sleep(delay)

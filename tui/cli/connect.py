@@ -2,7 +2,9 @@
 
 Headless play is the contest format: game after game, closing after each result and reconnecting (with retries)
 for the next, one line per game and a summary at the end (wins, draws, losses, and a 95% Wilson interval of the
-win rate). Every game's record is saved, with the server's board strings as comments.
+win rate). Every game's record is saved, with the server's board strings as comments, however the game ends:
+a result, an error, Ctrl-C, SIGTERM or SIGHUP. A connection the server drops before ``SET?`` is not a game (no
+record, no error); a few failed games in a row stop the run.
 
 Nothing heavy is imported at module level: ``nashplay --help`` must not load numpy (the search AIs do).
 """
@@ -12,12 +14,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import math
 import random
+import signal
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from core.contest import DEFAULT_BUDGET, DEFAULT_PER_MOVE, DEFAULT_PLY_LIMIT, FIRST_PORT, parse_red_letters
 from core.errors import NotationError
@@ -27,9 +31,81 @@ from tui.cli.common import open_app
 from tui.config import ContestSettings, ServerGameConfig
 from tui.games import seed_value
 
+if TYPE_CHECKING:
+    from tui.contest_events import ContestEvent
+
+DEFAULT_SETTINGS = ContestSettings()
+
 #: The names ``--as`` accepts: the person at the keyboard (in the app), ``ai`` (the catalogue's strongest Geister
 #: player, whichever that is), or any of the catalogue's Geister players by name.
 PLAYER_NAMES = ("human", "ai", *(entry.name for entry in players_for("geister")))
+
+# ---- the bounds of the numbers (outside them, argparse refuses the option in one line with the reason)
+
+#: An AI's thinking time per move: an hour is far beyond any contest's clock (the reference server allows 10 s a
+#: move once its 600 s budget is spent), and the time is cut to fit the clock anyway.
+MAX_THINK = 3600.0
+#: A player's time budget: a day; the reference server gives 600 s, and no contest plays one game for longer.
+MAX_BUDGET = 86400.0
+#: The per-move allowance once the budget is spent: an hour (the reference server: 10 s).
+MAX_PER_MOVE = 3600.0
+#: How long to keep trying to connect: a day (a contest server down for longer is not coming back this run).
+MAX_CONNECT_TIMEOUT = 86400.0
+#: The longest wait for the server to start a game: a day (a queued connection may wait out others' games).
+MAX_START_TIMEOUT = 86400.0
+#: Games in a row: a contest plays hundreds; 100,000 is days of play and as many record files.
+MAX_GAMES = 100_000
+#: The draw limit: the reference server plays 300 plies, forks 200; 10,000 is no contest's setting.
+MAX_PLY_LIMIT = 10_000
+#: Headless play stops after this many failed games in a row: the server or the network is not fit for play, and
+#: going on would only write a broken record per game.
+MAX_FAILED_IN_A_ROW = 3
+#: Say what we are waiting for once the server has been silent this long after accepting the connection (a game
+#: that starts within a second needs no word), then again every ``WAITING_REMINDER`` seconds.
+SAY_WAITING_AFTER = 1.0
+WAITING_REMINDER = 30.0
+
+
+def _quoted(text: str) -> str:
+    """Bad input as a message quotes it: at most a few dozen characters."""
+    return repr(text) if len(text) <= 30 else repr(text[:27] + "...")
+
+
+def seconds_option(high: float, why: str, zero: bool = False) -> Callable[[str], float]:
+    """An argparse type for seconds in ``(0, high]`` (``[0, high]`` with ``zero``); NaN and infinity are refused
+    (NaN passes every comparison the checks make, and forfeits or retries for ever)."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number of seconds, not {_quoted(text)}") from None
+        low_ok = value >= 0 if zero else value > 0
+        if not (math.isfinite(value) and low_ok and value <= high):
+            bound = f"from 0 to {high:g} s" if zero else f"more than 0 and at most {high:g} s"
+            raise argparse.ArgumentTypeError(f"must be {bound} ({why}), not {_quoted(text)}")
+        return value
+
+    return parse
+
+
+def count_option(low: int, high: int, why: str) -> Callable[[str], int]:
+    """An argparse type for a whole number in ``[low, high]``."""
+
+    def parse(text: str) -> int:
+        out_of_bounds = argparse.ArgumentTypeError(f"must be {low} to {high} ({why}), not {_quoted(text)}")
+        try:
+            value = int(text)
+        except ValueError:
+            if text.strip().lstrip("+-").isdigit():  # thousands of digits, which int() refuses to read
+                raise out_of_bounds from None
+            raise argparse.ArgumentTypeError(f"expected a whole number, not {_quoted(text)}") from None
+        if not low <= value <= high:
+            raise out_of_bounds
+        return value
+
+    return parse
+
 
 EPILOG = """\
 examples:
@@ -57,7 +133,12 @@ def add_command(
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     connect.add_argument("--host", default="127.0.0.1", help="the server's address (default 127.0.0.1)")
-    connect.add_argument("--port", type=int, default=FIRST_PORT, help="10000: move first (default); 10001: move second")
+    connect.add_argument(
+        "--port",
+        type=count_option(1, 65535, "a TCP port"),
+        default=FIRST_PORT,
+        help="10000: move first (default); 10001: move second",
+    )
     connect.add_argument(
         "--as",
         dest="player",
@@ -65,8 +146,18 @@ def add_command(
         choices=PLAYER_NAMES,
         help=f"who plays: human (default), ai (our strongest: {strongest('geister').name}) or an AI by name",
     )
-    connect.add_argument("--time", type=float, help="an AI's thinking time per move, in seconds")
-    connect.add_argument("--games", type=int, default=1, help="games to play in a row (default 1)")
+    connect.add_argument(
+        "--time",
+        type=seconds_option(MAX_THINK, "an hour a move is beyond any contest's clock"),
+        help="an AI's thinking time per move, in seconds",
+    )
+    connect.add_argument(
+        "--games",
+        type=count_option(1, MAX_GAMES, "a contest plays hundreds; each game writes a record"),
+        default=1,
+        help=f"games to play in a row (default 1; at most {MAX_GAMES:,}); play stops after "
+        f"{MAX_FAILED_IN_A_ROW} failed games in a row",
+    )
     connect.add_argument(
         "--setup", default="random", help="'random' (the player chooses), or the letters of the 4 red pieces (BCFG)"
     )
@@ -77,24 +168,35 @@ def add_command(
     server = connect.add_argument_group("server settings")
     server.add_argument(
         "--ply-limit",
-        type=int,
+        type=count_option(2, MAX_PLY_LIMIT, "the reference server plays 300, forks 200"),
         default=DEFAULT_PLY_LIMIT,
         help=f"plies before a draw (default {DEFAULT_PLY_LIMIT}, the reference server; some forks use 200)",
     )
     server.add_argument(
-        "--budget", type=float, default=DEFAULT_BUDGET, help=f"time budget per player (default {DEFAULT_BUDGET:g} s)"
+        "--budget",
+        type=seconds_option(MAX_BUDGET, "a day; the reference server gives 600 s", zero=True),
+        default=DEFAULT_BUDGET,
+        help=f"time budget per player (default {DEFAULT_BUDGET:g} s)",
     )
     server.add_argument(
         "--per-move",
-        type=float,
+        type=seconds_option(MAX_PER_MOVE, "an hour; the reference server gives 10 s"),
         default=DEFAULT_PER_MOVE,
         help=f"allowance per move once the budget is spent (default {DEFAULT_PER_MOVE:g} s)",
     )
     server.add_argument(
         "--connect-timeout",
-        type=float,
-        default=30.0,
-        help="give up when the server refuses connections for this long (default 30 s)",
+        type=seconds_option(MAX_CONNECT_TIMEOUT, "a day; beyond it nobody is waiting for the answer", zero=True),
+        default=DEFAULT_SETTINGS.connect_deadline,
+        help="give up when the server refuses connections (or drops them before a game begins) for this long "
+        f"(default {DEFAULT_SETTINGS.connect_deadline:g} s)",
+    )
+    server.add_argument(
+        "--start-timeout",
+        type=seconds_option(MAX_START_TIMEOUT, "a day; a queued connection may wait out other games"),
+        default=DEFAULT_SETTINGS.start_timeout,
+        help="give up when the server, once connected, starts no game (SET?) for this long "
+        f"(default {DEFAULT_SETTINGS.start_timeout:g} s)",
     )
 
 
@@ -104,18 +206,7 @@ def check_args(args: argparse.Namespace, parser: argparse.ArgumentParser) -> str
     def fail(message: str) -> NoReturn:
         parser.exit(2, f"nashplay connect: error: {message}\n")
 
-    if not 1 <= args.port <= 65535:
-        fail(f"--port must be 1..65535, not {args.port}")
-    if args.games < 1:
-        fail(f"--games must be at least 1, not {args.games}")
-    if args.time is not None and args.time <= 0:
-        fail(f"--time must be positive, not {args.time}")
-    if args.ply_limit < 2:
-        fail(f"--ply-limit must be at least 2, not {args.ply_limit}")
-    if args.budget < 0 or args.per_move <= 0:
-        fail("--budget must be >= 0 and --per-move > 0")
-    if args.connect_timeout < 0:
-        fail("--connect-timeout must be >= 0")
+    # The numbers were bounded by their argparse types.
     if args.setup.lower() == "random":
         return None
     try:
@@ -134,20 +225,26 @@ def player_factory(name: str) -> Callable[[], Any]:
 def config_from_args(args: argparse.Namespace) -> ServerGameConfig:
     """The app's server game for ``nashplay connect``'s options (already checked by ``check_args``)."""
     setup = None if args.setup.lower() == "random" else parse_red_letters(args.setup)
-    settings = ContestSettings(
-        ply_limit=args.ply_limit,
-        budget=args.budget,
-        per_move=args.per_move,
-        connect_deadline=args.connect_timeout,
-    )
     return ServerGameConfig(
         host=args.host,
         port=args.port,
         setup=setup,
         name=args.name,
         save_dir=Path(args.save).expanduser() if args.save else _default_save_dir(),
-        settings=settings,
+        settings=settings_from_args(args),
         seed=args.seed,
+    )
+
+
+def settings_from_args(args: argparse.Namespace) -> ContestSettings:
+    """The server settings of ``nashplay connect``'s options (``start_timeout`` may be missing on a namespace built by
+    hand: the default then)."""
+    return ContestSettings(
+        ply_limit=args.ply_limit,
+        budget=args.budget,
+        per_move=args.per_move,
+        connect_deadline=args.connect_timeout,
+        start_timeout=getattr(args, "start_timeout", DEFAULT_SETTINGS.start_timeout),
     )
 
 
@@ -175,13 +272,25 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         parser.exit(2, f"nashplay connect: error: {error}\n")
     tally = Tally()
     save_dir = Path(args.save) if args.save else _default_save_dir()
+    print(
+        f"nashplay connect: {args.games} game{'s' if args.games != 1 else ''} as {args.player} on "
+        f"{args.host}:{args.port}; records in {save_dir}",
+        file=sys.stderr,
+        flush=True,
+    )
     try:
-        asyncio.run(_headless(args, factory, letters, save_dir, tally))
+        asyncio.run(_stoppable(_headless(args, factory, letters, save_dir, tally), tally))
     except KeyboardInterrupt:
         # play_game has saved the unfinished game's record on its way out; report what was played.
-        print("interrupted", file=sys.stderr)
+        print(f"interrupted{tally.stopped_game()}", file=sys.stderr)
         tally.print(args, save_dir)
         return 130
+    if tally.signal is not None:
+        print(f"stopped by {signal.Signals(tally.signal).name}{tally.stopped_game()}", file=sys.stderr)
+        tally.print(args, save_dir)
+        return 128 + tally.signal  # the shell's convention for a process ended by a signal
+    if tally.gave_up is not None:
+        print(tally.gave_up, file=sys.stderr)
     tally.print(args, save_dir)
     return 0 if tally.errors == 0 else 1
 
@@ -198,7 +307,20 @@ class Tally:
 
     counts: dict[str, int] = field(default_factory=lambda: {"won": 0, "draw": 0, "lost": 0})
     errors: int = 0
+    #: Games that began (the server's SET?): finished ones and failed ones.
     played: int = 0
+    #: Failed games (or attempts) since the last finished game.
+    failed_in_a_row: int = 0
+    #: Why play stopped before all the games were played (a failed run), if it did.
+    gave_up: str | None = None
+    #: The signal that stopped play (SIGTERM, SIGHUP), if one did.
+    signal: int | None = None
+    #: Where the record of a game stopped part-way went.
+    stopped_record: Path | None = None
+
+    def stopped_game(self) -> str:
+        path = self.stopped_record
+        return f"; the record of the game in progress is saved in {path}" if path is not None else ""
 
     def summary(self, args: argparse.Namespace, save_dir: Path) -> dict[str, Any]:
         finished = sum(self.counts.values())
@@ -229,28 +351,95 @@ class Tally:
         )
 
 
+async def _stoppable(body: Coroutine[Any, Any, None], tally: Tally) -> None:
+    """Run ``body`` until it ends or SIGTERM / SIGHUP arrives; a signal cancels it the way Ctrl-C does, so that the
+    game in progress saves its record on the way out, and is noted in ``tally.signal``."""
+    from tui.net import STOP_SIGNALS, on_signals
+
+    task = asyncio.current_task()
+    assert task is not None
+
+    def stop(signum: int) -> None:
+        if tally.signal is None:
+            tally.signal = signum
+            task.cancel()
+
+    restore = on_signals(STOP_SIGNALS, stop)
+    try:
+        await body
+    except asyncio.CancelledError:
+        if tally.signal is None:
+            raise
+    finally:
+        restore()
+
+
+class _Reporter:
+    """What headless play says on stderr while it waits: each failed connection attempt, and, once connected, that
+    it is waiting for the server to start a game (after ``SAY_WAITING_AFTER`` seconds, then every
+    ``WAITING_REMINDER``), so that a long wait is never silent."""
+
+    def __init__(self, args: argparse.Namespace, tally: Tally) -> None:
+        self.args = args
+        self.tally = tally
+        self.number = 0
+        self._notice: asyncio.TimerHandle | None = None
+
+    def on_event(self, event: ContestEvent) -> None:
+        from tui.contest_events import Connected, Connecting, GameAborted, SetupRequested
+
+        if isinstance(event, Connecting):
+            self._quiet()
+            self._say(event.text)
+        elif isinstance(event, Connected):
+            self._quiet()
+            loop = asyncio.get_running_loop()
+            self._notice = loop.call_later(SAY_WAITING_AFTER, self._waiting, loop.time())
+        elif isinstance(event, SetupRequested):
+            self._quiet()
+        elif isinstance(event, GameAborted):
+            self._quiet()
+            self.tally.stopped_record = event.error.record_path
+
+    def _waiting(self, since: float) -> None:
+        loop = asyncio.get_running_loop()
+        waited = loop.time() - since
+        limit = self.args.start_timeout
+        self._say(
+            f"connected to {self.args.host}:{self.args.port}; waiting for the server to start a game (SET?)... "
+            f"{waited:.0f} s so far, giving up after {limit:g} s (--start-timeout)"
+        )
+        self._notice = loop.call_later(WAITING_REMINDER, self._waiting, since)
+
+    def _say(self, text: str) -> None:
+        print(f"  game {self.number}: {text}", file=sys.stderr, flush=True)
+
+    def _quiet(self) -> None:
+        if self._notice is not None:
+            self._notice.cancel()
+            self._notice = None
+
+    def done(self) -> None:
+        self._quiet()
+        self.tally.stopped_record = None
+
+
 async def _headless(
     args: argparse.Namespace, factory: Callable[[], Any], letters: str | None, save_dir: Path, tally: Tally
 ) -> None:
     """Game after game: a fresh player and a fresh connection each time; a failed game is counted and reported,
-    and play goes on (the server starts the next game), except when the server cannot be reached at all."""
-    from tui.contest_events import ConnectError, Connecting, ContestError, ContestEvent
+    and play goes on (the server starts the next game), unless the server cannot be reached at all or
+    ``MAX_FAILED_IN_A_ROW`` games in a row failed."""
+    from tui.contest_events import ConnectError, ContestError
     from tui.net import AIPlayer, play_game
 
-    settings = ContestSettings(
-        ply_limit=args.ply_limit,
-        budget=args.budget,
-        per_move=args.per_move,
-        connect_deadline=args.connect_timeout,
-    )
+    settings = settings_from_args(args)
     rng = random.Random(args.seed)
     out = sys.stderr if args.json else sys.stdout
-
-    def on_event(event: ContestEvent) -> None:
-        if isinstance(event, Connecting):
-            print(f"  {event.text}", file=sys.stderr, flush=True)
+    reporter = _Reporter(args, tally)
 
     for number in range(1, args.games + 1):
+        reporter.number = number
         player = AIPlayer(factory(), random.Random(rng.getrandbits(64)), args.time, letters, False)
         try:
             result = await play_game(
@@ -258,20 +447,31 @@ async def _headless(
                 args.port,
                 player,
                 settings=settings,
-                on_event=on_event,
+                on_event=reporter.on_event,
                 save_dir=save_dir,
                 game_number=number,
                 name=args.name,
             )
         except ConnectError as error:
+            reporter.done()
             tally.errors += 1
             print(f"game {number}: {error}", file=sys.stderr, flush=True)
             return  # the server is gone: more attempts would only wait out the same deadline again
         except ContestError as error:
+            reporter.done()
             tally.errors += 1
-            tally.played += 1
+            tally.played += error.record is not None  # a game began (SET?); else only an attempt failed
+            tally.failed_in_a_row += 1
             print(f"game {number}: error: {error}", file=sys.stderr, flush=True)
+            if tally.failed_in_a_row >= MAX_FAILED_IN_A_ROW:
+                tally.gave_up = (
+                    f"stopped after {tally.failed_in_a_row} failed games in a row (the limit is "
+                    f"{MAX_FAILED_IN_A_ROW}): the server or the network is not fit for play; see the errors above"
+                )
+                return
             continue
+        reporter.done()
+        tally.failed_in_a_row = 0
         tally.played += 1
         tally.counts[result.result] += 1
         where = f" [{result.record_path}]" if result.record_path else ""

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from typing import ClassVar, Literal
 
 from rich.text import Text
@@ -48,7 +49,7 @@ from tui.contest_events import (
     SetupRequested,
 )
 from tui.messages import OpenReplay
-from tui.net import HumanPlayer, play_game
+from tui.net import STOP_SIGNALS, HumanPlayer, on_signals, play_game
 from tui.screens.board_screen import BoardScreen
 from tui.widgets.board import Board
 from tui.widgets.moves import MoveList
@@ -117,6 +118,7 @@ class ServerGameScreen(BoardScreen):
         self.hinted_side = side_for_port(config.port)
         self.rng = random.Random(config.seed)
         self.generation = 0
+        self._restore_signals: Callable[[], None] = lambda: None
         #: The plain text last drawn in the panels the timer redraws.
         self._shown: dict[str, str] = {}
         self._reset()
@@ -177,7 +179,16 @@ class ServerGameScreen(BoardScreen):
         self.query_one("#moves", MoveList).can_focus = False
         self._check_size()
         self.set_interval(self.TICK, self._tick)
+        # SIGTERM and SIGHUP (a service manager, a closed terminal) end the app the way q does: the game's worker is
+        # cancelled, and play_game saves the record of the game so far on its way out.
+        self._restore_signals = on_signals(STOP_SIGNALS, self._stopped_by_signal)
         self._start_game()
+
+    def on_unmount(self) -> None:
+        self._restore_signals()
+
+    def _stopped_by_signal(self, signum: int) -> None:
+        self.app.exit(return_code=128 + signum)  # the shell's convention for a process ended by a signal
 
     # ---- the game in the worker
 
@@ -226,7 +237,10 @@ class ServerGameScreen(BoardScreen):
         event = message.event
         if isinstance(event, Connecting):
             self.retry_at = time.monotonic() + event.retry_in
-            self.connection = f"cannot connect ({event.error}, attempt {event.attempt})"
+            if event.dropped:  # the server queued us during another game and reset us when it ended: no game
+                self.connection = f"dropped before a game began ({event.error}; not a game), attempt {event.attempt}"
+            else:
+                self.connection = f"cannot connect ({event.error}, attempt {event.attempt})"
         elif isinstance(event, Connected):
             self.retry_at = None
             self.connection = "connected; waiting for the server to start the game"
