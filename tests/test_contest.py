@@ -180,6 +180,13 @@ def test_bad_set_up_letters_are_refused(text: str) -> None:
         parse_red_letters(text)
 
 
+def test_a_huge_bad_set_up_is_quoted_in_a_few_dozen_characters() -> None:
+    with pytest.raises(NotationError) as error:
+        parse_red_letters("B" * 1_000_000)
+    assert str(error.value).startswith("'BBBBBBBBBBBBBBBBBBBBBBBBBBB...' is not a contest set-up")
+    assert len(str(error.value)) < 250
+
+
 def test_set_up_letters_are_normalised() -> None:
     assert parse_red_letters(" gfcb ") == "BCFG"
 
