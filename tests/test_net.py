@@ -10,7 +10,7 @@ import random
 import threading
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, TypeVar, cast
 
 import pytest
 from fake_server import FakeServer, ServedGame, ServerOptions, free_ports
@@ -36,7 +36,7 @@ from tui.contest_events import (
     ServerProtocolError,
     ServerSilentError,
 )
-from tui.net import AIPlayer, ContestPlayer, ContestSettings, HumanPlayer, play_game
+from tui.net import AIPlayer, Connection, ContestPlayer, ContestSettings, HumanPlayer, play_game
 
 HOST = "127.0.0.1"
 T = TypeVar("T")
@@ -605,7 +605,8 @@ def test_a_connection_queued_during_a_game_is_reset_and_then_plays() -> None:
 
     result, dropped = run(main())
     assert result.result in ("won", "lost", "draw")
-    assert dropped == [1, 0]
+    # The fourth may be reset too, if it connects before the server has closed the first game.
+    assert dropped[0] == 1 and dropped[1] <= 1
     retries = [e for e in events if isinstance(e, Connecting)]
     assert len(retries) == 1 and retries[0].dropped and "reset" in retries[0].error
 
@@ -671,3 +672,24 @@ def test_a_false_time_out_is_recorded_as_such_and_the_next_game_goes_on(tmp_path
         record = Record.load(result.record_path)
         assert record.result == expected and "time-out declared by the server" in record.tags["Termination"]
         record.replay()
+
+
+def test_a_cancellation_arriving_with_a_line_is_not_lost() -> None:
+    """SIGTERM (or Ctrl-C) cancels the game's task; if that lands just as a read completes, the cancellation must
+    still end the game. ``asyncio.wait_for`` in Python 3.11 swallowed it there, and headless play went on (seen:
+    about one SIGHUP in ten under load never stopped ``nashplay connect``)."""
+
+    async def main() -> str:
+        reader = asyncio.StreamReader()
+        connection = Connection(reader, cast(Any, None), quickack=False)
+        receiving = asyncio.ensure_future(connection.receive(10.0))
+        await asyncio.sleep(0)  # now waiting in the read
+        reader.feed_data(b"SET?\r\n")  # the read completes...
+        receiving.cancel()  # ...and the cancellation arrives in the same turn of the loop
+        try:
+            await receiving
+        except asyncio.CancelledError:
+            return "cancelled"
+        return "the cancellation was lost"
+
+    assert run(main()) == "cancelled"

@@ -296,7 +296,10 @@ class Connection:
             if self._quickack:
                 _quickack(self._writer.get_extra_info("socket"))
             try:
-                data = await asyncio.wait_for(self._reader.read(4096), timeout=max(0.0, deadline - loop.time()))
+                # Not asyncio.wait_for: in Python 3.11 it swallows a cancellation that arrives as the read completes,
+                # so a SIGTERM (or Ctrl-C) at that moment was lost and play went on. A timeout scope never drops one.
+                async with asyncio.timeout_at(deadline):
+                    data = await self._reader.read(4096)
             except TimeoutError:
                 raise ServerSilentError(f"the server sent nothing for {timeout:.0f} s") from None
             except OSError as error:
@@ -326,7 +329,8 @@ class Connection:
         self.closed = True
         self._writer.close()
         with contextlib.suppress(OSError, TimeoutError):
-            await asyncio.wait_for(self._writer.wait_closed(), timeout=2.0)
+            async with asyncio.timeout(2.0):  # not wait_for, which may swallow a cancellation (see ``receive``)
+                await self._writer.wait_closed()
 
 
 #: Back-off between connection attempts: the first wait and the longest, doubling in between. Short at first,
@@ -363,9 +367,9 @@ async def open_game(
         began = loop.time()
         dropped = False
         try:
-            reader, writer = await asyncio.wait_for(
-                asyncio.open_connection(host, port), timeout=max(SHORTEST_ATTEMPT, min(deadline - failing, 10.0))
-            )
+            # Not asyncio.wait_for, which may swallow a cancellation (see ``Connection.receive``).
+            async with asyncio.timeout(max(SHORTEST_ATTEMPT, min(deadline - failing, 10.0))):
+                reader, writer = await asyncio.open_connection(host, port)
         except socket.gaierror as error:
             raise ConnectError(f"cannot find the server {host[:60]!r}: {error.strerror or error}") from None
         except (OSError, TimeoutError) as error:

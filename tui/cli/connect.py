@@ -360,9 +360,9 @@ async def _stoppable(body: Coroutine[Any, Any, None], tally: Tally) -> None:
     assert task is not None
 
     def stop(signum: int) -> None:
-        if tally.signal is None:
-            tally.signal = signum
-            task.cancel()
+        # The first signal names the stop; each one cancels again, in case a cancellation was lost on its way.
+        tally.signal = tally.signal or signum
+        task.cancel()
 
     restore = on_signals(STOP_SIGNALS, stop)
     try:
