@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from tui.cli import arena, catalogue, connect, learn, play, replay, solve
-from tui.cli.common import display_options, open_app
+from tui.cli.common import Parser, display_options, open_app
 
 EPILOG = """\
 examples:
@@ -51,7 +51,8 @@ HANDLERS: dict[str, Handler] = {
 
 def build_parser() -> argparse.ArgumentParser:
     display = display_options(suppress=True)
-    parser = argparse.ArgumentParser(
+    # Typed as the base class, so that the sub-command modules' annotations hold; every sub-parser is a Parser.
+    parser: argparse.ArgumentParser = Parser(
         prog="nashplay",
         description="Play games whose right move is a mixed strategy, in the terminal, with solver advice.",
         epilog=EPILOG,
@@ -79,10 +80,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     return HANDLERS[args.command](args, parser)
 
 
+#: The shell's exit code for a process ended by Ctrl-C (128 + SIGINT).
+INTERRUPTED = 130
+
+
 def run() -> int:
-    """The console script: ``main`` with a quiet exit when the output pipe closes (``nashplay solve ... | head``)."""
+    """The console script: ``main`` with a quiet exit when the output pipe closes (``nashplay solve ... | head``),
+    and one line instead of a traceback when Ctrl-C stops a long solve or learning run."""
     try:
         return main()
+    except KeyboardInterrupt:
+        print("nashplay: interrupted", file=sys.stderr)
+        return INTERRUPTED
     except BrokenPipeError:
         # Python would complain again while flushing stdout at exit; point it at devnull first.
         devnull = os.open(os.devnull, os.O_WRONLY)
