@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from core.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
+from core.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, clipped, quoted
 from core.game import SIMULTANEOUS, TERMINAL, Outcome, Side
 
 #: A round: player 1's bid, then player 2's.
@@ -75,10 +75,18 @@ def parse_position(text: str, n: int, k: int) -> FootstepPosition:
     match = _STATE_RE.fullmatch(text)
     if match is None:
         raise InvalidPositionError(
-            f"{text.strip()!r} is not a Footstep state: expected 'x,y,z' (player 1's points, player 2's points, "
-            f"marker position), e.g. '{n},{n},0'"
+            f"{quoted(text.strip())} is not a Footstep state: expected 'x,y,z' (player 1's points, player 2's "
+            f"points, marker position), e.g. '{n},{n},0'"
         )
-    position = FootstepPosition(int(match.group(1)), int(match.group(2)), int(match.group(3)))
+    # More digits than n (or k) has cannot be in range: refused before converting (Python will not convert 4,300
+    # digits, and a shorter bomb still costs time).
+    points1, points2, marker = match.groups()
+    for number, most, what in ((points1, n, "points"), (points2, n, "points"), (marker, k, "marker position")):
+        if len(number.lstrip("+-").lstrip("0")) > len(str(most)):
+            raise InvalidPositionError(
+                f"{what} {clipped(number)} is out of range: points run from 0 to n = {n}, the marker from -{k} to {k}"
+            )
+    position = FootstepPosition(int(points1), int(points2), int(marker))
     _check_position(position, n, k)
     return position
 
@@ -213,9 +221,13 @@ class FootstepState:
         match = _ROUND_RE.fullmatch(text)
         if match is None:
             raise InvalidMoveError(
-                f"{text.strip()!r} is not a Footstep round: expected '<bid1>:<bid2>', player 1's bid then "
+                f"{quoted(text.strip())} is not a Footstep round: expected '<bid1>:<bid2>', player 1's bid then "
                 "player 2's, e.g. '3:5'"
             )
+        for bid in match.groups():
+            # A bid with more digits than n is unaffordable, as apply_joint would say: said before converting it.
+            if len(bid.lstrip("0")) > len(str(self.n)):
+                raise IllegalMoveError(f"nobody can bid {clipped(bid)}: bids run from 0 to n = {self.n}")
         return (int(match.group(1)), int(match.group(2)))
 
     def format_action(self, action: FootstepRound | int) -> str:

@@ -34,11 +34,21 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from core.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, NotationError
+from core.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, NotationError, clipped, quoted
 from core.game import TERMINAL, Outcome, Side
 
 #: What a heap turns into after a move: nothing, one heap, or two heaps.
 Parts = tuple[int, ...]
+
+#: What the text forms accept, checked before anything is converted or built. Nothing here lists the moves of a heap
+#: of a billion stones (one by one), so heap sizes, takes and subtraction values have at most 9 digits (and a
+#: number of 4,300 digits is never handed to ``int``, which refuses it with a plain ValueError).
+MAX_NUMBER_DIGITS = 9
+#: A row of more heaps than this, or a subtraction set of more values, is no game anyone plays; a 50 MB row would be
+#: split into millions of strings before anything else looked at it.
+MAX_ROW = 1_000
+#: Octal codes in the literature have a handful of digits; each digit is a take every heap is tried with.
+MAX_OCTAL_DIGITS = 100
 
 
 class HeapRule(ABC):
@@ -130,12 +140,14 @@ class Octal(HeapRule):
         match = _OCTAL_RE.fullmatch(code.strip())
         if match is None:
             raise NotationError(
-                f"{code.strip()!r} is not an octal game code: expected a point then octal digits 0-7, e.g. '0.77'"
+                f"{quoted(code.strip())} is not an octal game code: expected a point then octal digits 0-7, e.g. '0.77'"
             )
+        if len(match.group(2).rstrip("0")) > MAX_OCTAL_DIGITS:
+            raise NotationError(f"octal code {quoted(code.strip())}: at most {MAX_OCTAL_DIGITS} digits after the point")
         first = int(match.group(1) or "0")
         if first not in (0, 4):
             raise NotationError(
-                f"octal code {code.strip()!r}: the digit before the point may only be 0 or 4 "
+                f"octal code {quoted(code.strip())}: the digit before the point may only be 0 or 4 "
                 "(splitting a heap without taking stones); other bits would allow taking nothing"
             )
         digits = (first, *(int(d) for d in match.group(2).rstrip("0")))
@@ -173,16 +185,34 @@ def parse_rule(text: str) -> HeapRule:
         return Octal(cleaned)
     match = _SET_RE.fullmatch(cleaned)
     if match is not None:
-        numbers = [part.strip() for part in match.group(1).split(",")]
-        if all(number.isdigit() for number in numbers):
-            try:
-                return Subtraction(int(number) for number in numbers)
-            except ValueError as error:
-                raise NotationError(str(error)) from None
+        return parse_subtraction(match.group(1))
     raise NotationError(
-        f"{text.strip()!r} is not a heap-game rule: expected 'nim', 'kayles', 'dawsons-kayles', "
+        f"{quoted(text.strip())} is not a heap-game rule: expected 'nim', 'kayles', 'dawsons-kayles', "
         "a subtraction set like '{1,2,3}', or an octal code like '0.77'"
     )
+
+
+_NUMBER_RE = re.compile(r"\s*\d+\s*")
+
+
+def parse_subtraction(text: str) -> Subtraction:
+    """Read a subtraction set without its braces, ``"1,2,3"``: one or more positive whole numbers. An empty set is
+    refused, not read as Nim (``--subtraction ''`` used to play Nim without a word)."""
+    numbers = text.split(",", MAX_ROW)
+    if len(numbers) > MAX_ROW:
+        raise NotationError(f"a subtraction set holds at most {MAX_ROW:,} numbers, not more")
+    if not all(_NUMBER_RE.fullmatch(number) for number in numbers):
+        raise NotationError(
+            f"{quoted(text.strip())} is not a subtraction set: expected positive whole numbers separated by commas, "
+            "e.g. '1,2,3'"
+        )
+    for number in numbers:
+        if len(number.strip().lstrip("0")) > MAX_NUMBER_DIGITS:
+            raise NotationError(f"a take of {clipped(number.strip())} is too large: at most {MAX_NUMBER_DIGITS} digits")
+    try:
+        return Subtraction(int(number) for number in numbers)
+    except ValueError as error:
+        raise NotationError(str(error)) from None
 
 
 _MOVE_RE = re.compile(r"\s*(\d+)\s*:\s*(\d+)\s*(?:/\s*(\d+)\s*\+\s*(\d+)\s*)?")
@@ -211,12 +241,17 @@ class HeapMove:
         match = _MOVE_RE.fullmatch(text)
         if match is None:
             raise InvalidMoveError(
-                f"{text.strip()!r} is not a heap move: expected '<heap>:<take>' like '2:3', or "
+                f"{quoted(text.strip())} is not a heap move: expected '<heap>:<take>' like '2:3', or "
                 "'<heap>:<take>/<a>+<b>' like '2:1/1+3' to split the rest into heaps a and b"
             )
+        for group in match.groups():
+            if group is not None and len(group.lstrip("0")) > MAX_NUMBER_DIGITS:
+                raise InvalidMoveError(
+                    f"{quoted(text.strip())}: no heap or take has more than {MAX_NUMBER_DIGITS} digits"
+                )
         number = int(match.group(1))
         if number < 1:
-            raise InvalidMoveError(f"{text.strip()!r}: heaps are numbered from 1")
+            raise InvalidMoveError(f"{quoted(text.strip())}: heaps are numbered from 1")
         split = None if match.group(3) is None else (int(match.group(3)), int(match.group(4)))
         return cls(number - 1, int(match.group(2)), split)
 
@@ -235,12 +270,21 @@ _HEAPS_RE = re.compile(r"\s*\d+\s*(?:,\s*\d+\s*)*")
 
 
 def parse_heaps(text: str) -> tuple[int, ...]:
-    """Read ``"3,4,5"``: one or more heap sizes (0 allowed for an emptied heap)."""
+    """Read ``"3,4,5"``: one or more heap sizes (0 allowed for an emptied heap); at most ``MAX_ROW`` heaps of at
+    most ``MAX_NUMBER_DIGITS`` digits, checked before any is converted."""
+    if text.count(",") >= MAX_ROW:
+        raise InvalidPositionError(f"a row holds at most {MAX_ROW:,} heaps, not {text.count(',') + 1:,}")
     if _HEAPS_RE.fullmatch(text) is None:
         raise InvalidPositionError(
-            f"{text.strip()!r} is not a row of heaps: expected heap sizes separated by commas, e.g. '3,4,5'"
+            f"{quoted(text.strip())} is not a row of heaps: expected heap sizes separated by commas, e.g. '3,4,5'"
         )
-    return tuple(int(part) for part in text.split(","))
+    parts = text.split(",")
+    for part in parts:
+        if len(part.strip().lstrip("0")) > MAX_NUMBER_DIGITS:
+            raise InvalidPositionError(
+                f"a heap of {clipped(part.strip())} stones is too large: at most {MAX_NUMBER_DIGITS} digits"
+            )
+    return tuple(int(part) for part in parts)
 
 
 def format_heaps(heaps: Sequence[int]) -> str:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import NamedTuple
 
-from core.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
+from core.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, clipped, quoted
 from core.game import SIMULTANEOUS, TERMINAL, Outcome, Side
 
 
@@ -49,7 +49,7 @@ class TcgAction(StrEnum):
                 return action
         if cleaned == "defence":  # the British spelling, so a user is not told off for it
             return cls.DEFENSE
-        raise InvalidMoveError(f"{text.strip()!r} is not a TCG action: expected one of {_ACTIONS_HELP}")
+        raise InvalidMoveError(f"{quoted(text.strip())} is not a TCG action: expected one of {_ACTIONS_HELP}")
 
     def __repr__(self) -> str:
         return f"TcgAction.parse({self.value!r})"
@@ -107,7 +107,13 @@ def parse_state(text: str, n: int) -> tuple[int, int]:
     """Read ``"i1,i2"``; both numbers must be points a player can hold, ``0..n``."""
     match = _STATE_RE.fullmatch(text)
     if match is None:
-        raise InvalidPositionError(f"{text.strip()!r} is not a TCG state: expected 'i1,i2', two points like '1,2'")
+        raise InvalidPositionError(
+            f"{quoted(text.strip())} is not a TCG state: expected 'i1,i2', two points like '1,2'"
+        )
+    # More digits than n has cannot be points: refused before converting (Python will not convert 4,300 digits).
+    for number in match.groups():
+        if len(number.lstrip("0")) > len(str(n)):
+            raise InvalidPositionError(f"{clipped(number)} points: points run from 0 to n = {n}")
     points = (int(match.group(1)), int(match.group(2)))
     _check_points(points, n)
     return points
@@ -231,7 +237,7 @@ class TcgState:
         cleaned = "".join(text.lower().split())
         if len(cleaned) != 2:
             raise InvalidMoveError(
-                f"{text.strip()!r} is not a TCG round: expected two letters, player 1's action then player 2's, "
+                f"{quoted(text.strip())} is not a TCG round: expected two letters, player 1's action then player 2's, "
                 f"e.g. 'ca'; each is one of {_ACTIONS_HELP}"
             )
         return (TcgAction.parse(cleaned[0]), TcgAction.parse(cleaned[1]))
