@@ -262,7 +262,7 @@ def test_a_server_that_accepts_and_closes_writes_no_records(tmp_path: Path, caps
     # Back-off 0.05, 0.1, 0.2, 0.4 s: the fifth attempt would wait past the 1 s deadline (time connected not counted;
     # fewer only if a loaded machine made an attempt itself time out).
     assert 0 < connections <= 5
-    assert 0 < err.count("dropped the connection before a game began") + 1 <= connections
+    assert err.count("dropped the connection before a game began") <= connections - 1  # the last one gave up
     assert "gave up connecting" in err
     assert "0 games as random" in out and "1 errors" in out
 
