@@ -43,6 +43,10 @@ class SearchTooLargeError(ValueError):
     """The exact search would look at more positions than allowed."""
 
 
+class SequenceTooLongError(ValueError):
+    """More Grundy values would be computed one by one than allowed, with no period proven to repeat instead."""
+
+
 @dataclass(frozen=True)
 class Periodicity:
     """``G(n + period) = G(n)`` for every ``n >= preperiod``."""
@@ -65,11 +69,13 @@ def _takes(rule: HeapRule, leaves: int, upto: int) -> np.ndarray:
     return np.array([t for t in range(upto + 1) if rule.allows(t, leaves)], dtype=np.int64)
 
 
-def grundy_sequence(rule: HeapRule, upto: int, use_period: bool = True) -> np.ndarray:
+def grundy_sequence(rule: HeapRule, upto: int, use_period: bool = True, max_computed: int | None = None) -> np.ndarray:
     """``G(0..upto)`` for heaps under ``rule``.
 
     With ``use_period`` the computation stops as soon as a period is proven and repeats it; without, every value
-    is computed from its options (the benchmark times both).
+    is computed from its options (the benchmark times both). ``max_computed`` caps the values computed one by one
+    (a few microseconds each, more for games that split heaps) before a period is proven: past it
+    ``SequenceTooLongError``. Nim needs no cap (``G(n) = n`` at once).
     """
     if upto < 0:
         raise ValueError(f"upto must be >= 0, not {upto}")
@@ -85,6 +91,11 @@ def grundy_sequence(rule: HeapRule, upto: int, use_period: bool = True) -> np.nd
     # than one search at the end, even for a game that never turns periodic.
     next_check = max(64, 4 * (bound or 0))
     for n in range(1, upto + 1):
+        if max_computed is not None and n > max_computed:
+            raise SequenceTooLongError(
+                f"no period of the {rule} is proven within its first {max_computed:,} values, and computing "
+                f"{upto:,} one by one would take too long: ask for at most {max_computed:,}"
+            )
         options = []
         if n in take_all:
             options.append(np.zeros(1, dtype=np.int64))
@@ -125,20 +136,38 @@ def _extend_periodic(values: np.ndarray, start: int, period: Periodicity) -> Non
     values[start:] = values[base + (index - base) % period.period]
 
 
+#: Comparisons made first for each candidate period, at the end of the sequence where a wrong period shows at
+#: once: most candidates are refused for the price of this many, not of the whole sequence.
+_TAIL_PROBE = 64
+
+
 def find_period(values: np.ndarray, rule: HeapRule) -> Periodicity | None:
-    """The shortest period (with the least pre-period) that ``values`` proves, or ``None`` (see module doc)."""
+    """The shortest period (with the least pre-period) that ``values`` proves, or ``None`` (see module doc).
+
+    A period ``p`` with pre-period ``i`` is proven when ``G(m + p) = G(m)`` holds for ``i <= m < n - p`` and that
+    range is long enough (``n - p >= i + t``, or ``2i + p + t`` for a game that splits heaps, and at least ``p``).
+    So only the comparisons from a limit up to ``n - p`` can refuse ``p``: those are checked first, the end first,
+    and the pre-period is looked for only once they all hold. Checking every comparison of every candidate made the
+    search quadratic in the length (a million values of ``{1, 99999999}`` ran for minutes).
+    """
     bound = max_take(rule)
     if bound is None:
         return None
     splits = isinstance(rule, Octal) and any(rule.allows(t, 2) for t in range(bound + 1))
     n = values.size
-    for p in range(1, n // 2 + 1):
-        mismatch = np.flatnonzero(values[p:] != values[:-p])
-        start = int(mismatch[-1]) + 1 if mismatch.size else 0
-        verified_until = n - p  # G(m + p) = G(m) is checked for start <= m < verified_until
-        needed = 2 * start + p + bound if splits else start + bound
-        if verified_until >= needed and verified_until - start >= p:
-            return Periodicity(start, p)
+    # Larger periods cannot be proven: what is verified (n - p values) must reach past p + bound (split) or bound.
+    longest = (n - bound) // 2 if splits else min(n // 2, n - bound)
+    for p in range(1, longest + 1):
+        end = n - p  # G(m + p) = G(m) is checked for m < end
+        # The pre-period may be at most `latest` for p to be proven, so no comparison from there on may fail.
+        latest = min((end - p - bound) // 2 if splits else end - bound, end - p)
+        probe = max(latest, end - _TAIL_PROBE)
+        if np.any(values[probe + p :] != values[probe:end]):
+            continue
+        if latest < probe and np.any(values[latest + p : probe + p] != values[latest:probe]):
+            continue
+        mismatch = np.flatnonzero(values[p : latest + p] != values[:latest])
+        return Periodicity(int(mismatch[-1]) + 1 if mismatch.size else 0, p)
     return None
 
 
@@ -192,30 +221,57 @@ def analyse(heaps: Sequence[int], rule: HeapRule, misere: bool = False, table: G
     nim_sum = 0
     for g in grundy:
         nim_sum ^= g
-    moves = list(heap_moves(heaps, rule))
+    # Moves are never listed for the whole position: 40 heaps of 100,000 have 4 million, and checking each against
+    # every heap took 51 s. Each heap's winning moves are found from that heap alone.
     if not misere:
-        winning = tuple(m for m in moves if _sum_after(heaps, m, table) == 0)
+        winning = tuple(
+            move
+            for index in range(len(heaps))
+            for move in _winning_moves(heaps, index, nim_sum ^ grundy[index], rule, table)
+        )
         wins, method = nim_sum != 0, "sprague-grundy"
     elif isinstance(rule, Nim):
         wins = _misere_nim_wins(heaps)
-        winning = tuple(m for m in moves if not _misere_nim_wins(heaps_after(heaps, m)))
+        winning = tuple(move for index in range(len(heaps)) for move in _misere_nim_winning_moves(heaps, index))
         method = "misere nim"
     else:
         search = _Search(rule, misere=True)
         wins = search.wins(heaps)
-        winning = tuple(m for m in moves if not search.wins(heaps_after(heaps, m)))
+        winning = tuple(m for m in heap_moves(heaps, rule) if not search.wins(heaps_after(heaps, m)))
         method = "search"
     longest, remoteness = None, None
-    if not wins and moves:
-        longest, remoteness = _longest_losing_line(heaps, rule, misere, moves)
+    if not wins and next(heap_moves(heaps, rule), None) is not None:
+        longest, remoteness = _longest_losing_line(heaps, rule, misere)
     return Analysis(heaps, grundy, nim_sum, wins, winning, longest, remoteness, misere, method)
 
 
-def _sum_after(heaps: Sequence[int], move: HeapMove, table: GrundyTable) -> int:
-    total = 0
-    for h in heaps_after(heaps, move):
-        total ^= table(h)
-    return total
+def _winning_moves(heaps: Sequence[int], index: int, target: int, rule: HeapRule, table: GrundyTable) -> list[HeapMove]:
+    """The moves on heap ``index`` that leave Grundy value ``target`` there (the xor of the other heaps' values, so
+    that the nim-sum becomes 0), in ``heap_moves`` order: by take, one heap before its splits, smaller part first."""
+    size = heaps[index]
+    if size == 0:
+        return []
+    if isinstance(rule, Nim):
+        # G(n) = n: the only winning move leaves exactly `target` stones.
+        return [HeapMove(index, size - target)] if target < size else []
+    table(size)  # computed at least this far
+    values = table.values
+    bound = max_take(rule)
+    found: list[HeapMove] = []
+    for take in range(min(size, size if bound is None else bound) + 1):
+        rest = size - take
+        if rest == 0:
+            if rule.allows(take, 0) and target == 0:
+                found.append(HeapMove(index, take))
+            continue
+        if rule.allows(take, 1) and values[rest] == target:
+            found.append(HeapMove(index, take))
+        if rest >= 2 and rule.allows(take, 2):
+            # Every cut of the rest into a + b (a <= b) at once: G(a) xor G(b) must be the target.
+            a = np.arange(1, rest // 2 + 1)
+            for first in a[(values[a] ^ values[rest - a]) == target].tolist():
+                found.append(HeapMove(index, take, (first, rest - first)))
+    return found
 
 
 def _misere_nim_wins(heaps: Sequence[int]) -> bool:
@@ -227,6 +283,24 @@ def _misere_nim_wins(heaps: Sequence[int]) -> bool:
     for h in heaps:
         total ^= h
     return total != 0
+
+
+def _misere_nim_winning_moves(heaps: Sequence[int], index: int) -> list[HeapMove]:
+    """The moves on heap ``index`` after which the opponent loses misere Nim (Bouton's rule, see
+    ``_misere_nim_wins``), every size the heap may be left at checked at once."""
+    size = heaps[index]
+    others = [h for i, h in enumerate(heaps) if i != index]
+    others_xor = 0
+    for h in others:
+        others_xor ^= h
+    left = np.arange(size)  # what the heap is left with: take size - left
+    if any(h > 1 for h in others):
+        opponent_wins = (others_xor ^ left) != 0
+    else:
+        small = left <= 1
+        ones = sum(others) + (left == 1)
+        opponent_wins = np.where(small, ones % 2 == 0, (others_xor ^ left) != 0)
+    return [HeapMove(index, size - int(r)) for r in left[~opponent_wins][::-1]]
 
 
 class _Search:
@@ -249,12 +323,16 @@ class _Search:
     def children(self, heaps: tuple[int, ...]) -> list[tuple[int, ...]]:
         # Counted in positions generated (not visited): that is what the time is spent on, and a take-and-break
         # position has many children.
-        found = [self.key(heaps_after(heaps, m)) for m in heap_moves(heaps, self.rule)]
-        self.visited += len(found)
-        if self.visited > self.limit:
-            raise SearchTooLargeError(
-                f"an exact search of this position would look at more than {self.limit:,} positions"
-            )
+        # The limit is checked as they are generated: 40 heaps of 100,000 have 4 million children, and building
+        # them all before counting took 2.5 GB.
+        found = []
+        for move in heap_moves(heaps, self.rule):
+            self.visited += 1
+            if self.visited > self.limit:
+                raise SearchTooLargeError(
+                    f"an exact search of this position would look at more than {self.limit:,} positions"
+                )
+            found.append(self.key(heaps_after(heaps, move)))
         return found
 
     def _wins(self, heaps: tuple[int, ...]) -> bool:
@@ -275,19 +353,26 @@ class _Search:
         return 1 + max(self.remoteness(c) for c in children)
 
 
-def _longest_losing_line(
-    heaps: tuple[int, ...], rule: HeapRule, misere: bool, moves: list[HeapMove]
-) -> tuple[HeapMove, int | None]:
+def _longest_losing_line(heaps: tuple[int, ...], rule: HeapRule, misere: bool) -> tuple[HeapMove, int | None]:
     """The losing move that makes the game last longest (exact while the search stays within its limit); else the
     move that takes the fewest stones from the largest heap, the usual way to drag a game out, with no length
     promised."""
     search = _Search(rule, misere, limit=LONGEST_LINE_LIMIT)
     try:
-        scored = [(search.remoteness(heaps_after(heaps, m)), m) for m in moves]
+        scored = [(search.remoteness(heaps_after(heaps, m)), m) for m in heap_moves(heaps, rule)]
     except (SearchTooLargeError, RecursionError):
-        return min(moves, key=lambda m: (m.take, -heaps[m.index])), None
+        # Each heap's first move takes the fewest stones it allows; the first of the least wins ties, as min does.
+        firsts = [move for index in range(len(heaps)) for move in _first_move(heaps, index, rule)]
+        return min(firsts, key=lambda m: (m.take, -heaps[m.index])), None
     length, move = max(scored, key=lambda item: (item[0], -item[1].take))
     return move, length + 1
+
+
+def _first_move(heaps: Sequence[int], index: int, rule: HeapRule) -> list[HeapMove]:
+    """The first move ``heap_moves`` lists on heap ``index`` (none if the heap allows none)."""
+    for take, parts in rule.moves(heaps[index]):
+        return [HeapMove(index, take, (parts[0], parts[1]) if len(parts) == 2 else None)]
+    return []
 
 
 def best_move(heaps: Sequence[int], rule: HeapRule, misere: bool, rng: random.Random) -> HeapMove:

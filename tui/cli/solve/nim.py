@@ -4,19 +4,33 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 from typing import TYPE_CHECKING
 
 from core.errors import NotationError
-from core.impartial import HeapMove, HeapRule, Nim, Octal, Subtraction, parse_heaps, parse_rule
+from core.impartial import HeapMove, HeapRule, Nim, Octal, parse_heaps, parse_rule, parse_subtraction
+from tui.cli.common import whole_number
 
 if TYPE_CHECKING:
     from solvers.grundy import Analysis
 
-#: The largest heap `solve nim` analyses: it lists every move of every heap, so its work grows with the sizes.
+#: The largest heap `solve nim` analyses: each heap's moves are looked at one take at a time (40 heaps of 100,000
+#: in about 1 s).
 MAX_HEAP = 100_000
-#: The longest Grundy sequence: rules that split heaps cost time quadratic in the length until a period is found.
+#: Heaps in one position: the exact search (misere play of games other than Nim) keeps up to a million positions of
+#: this many heaps before it gives up: 100 heaps of Kayles took 950 MB and 13 s to say so.
+MAX_HEAPS = 100
+#: The longest Grundy sequence: 10,000,000 values of a periodic game take 280 MB and 2 s (the JSON lists them all).
 MAX_UPTO = 10_000_000
-MAX_UPTO_SPLITTING = 50_000
+#: Values computed one by one before a period is proven (after that the period is repeated): about 10 us each, so a
+#: million take about 12 s; a 50-value subtraction set up to 10,000 proves no period within them.
+MAX_COMPUTED = 1_000_000
+#: The largest take (subtraction value, or octal digit position): each value looks at every take, and a period can
+#: show only past about 4 times the largest. {1..10000} to 10,000,000 took 2.7 s; {1..100000} to 1,000,000, 172 s.
+MAX_TAKE = 10_000
+#: Games that split heaps cost about upto^2 / 2 array steps per splitting take (no period shortcut before one is
+#: proven): 0.6 to 50,000 took 5-10 s, and to 100,000 53 s; 10 splitting takes to 50,000, 31 s.
+MAX_SPLIT_WORK = 50_000**2
 #: Winning moves printed in the text report (the JSON lists them all).
 SHOWN_MOVES = 20
 
@@ -45,19 +59,40 @@ def add_commands(solvers: argparse._SubParsersAction[argparse.ArgumentParser]) -
         description="G(0..upto) and, when the sequence is proven periodic, its pre-period and period.",
     )
     add_rule_options(grundy, default_nim=False)
-    grundy.add_argument("--upto", type=int, default=100, help="last heap size (default 100)")
+    grundy.add_argument(
+        "--upto", type=whole_number(0, MAX_UPTO), default=100, help=f"last heap size, up to {MAX_UPTO:,} (default 100)"
+    )
     grundy.add_argument("--json", action="store_true", help="one JSON object")
 
 
 def rule_from(args: argparse.Namespace) -> HeapRule:
-    if args.subtraction:
-        values = [int(v) for v in args.subtraction.replace(" ", "").split(",") if v]
-        return Subtraction(values)
-    if args.octal:
-        return Octal(args.octal)
-    if args.rule:
-        return parse_rule(args.rule)
-    return Nim()
+    """The rule the options name (Nim when none does); ``NotationError`` for one that does not parse or is larger
+    than the solver takes (``MAX_TAKE``). An empty option is an error, not Nim."""
+    if args.subtraction is not None:
+        rule: HeapRule = parse_subtraction(args.subtraction)
+    elif args.octal is not None:
+        rule = Octal(args.octal)
+    elif args.rule is not None:
+        rule = parse_rule(args.rule)
+    else:
+        return Nim()
+    from solvers.grundy import max_take  # numpy: only once a command runs
+
+    largest = max_take(rule) or 0
+    if largest > MAX_TAKE:
+        raise NotationError(f"the {rule} takes up to {largest:,} stones: at most {MAX_TAKE:,} here")
+    return rule
+
+
+def longest_sequence(rule: HeapRule) -> tuple[int, str]:
+    """How far ``rule``'s Grundy sequence may be asked for, and why when it is less than ``MAX_UPTO``."""
+    if not isinstance(rule, Octal):
+        return MAX_UPTO, ""
+    splitting = sum(rule.allows(take, 2) for take in range(len(rule.digits)))
+    if not splitting:
+        return MAX_UPTO, ""
+    most = min(MAX_UPTO, math.isqrt(MAX_SPLIT_WORK // splitting))
+    return most, f" for a game that splits heaps at {splitting} take{'s' if splitting > 1 else ''}"
 
 
 def describe(move: HeapMove, heaps: tuple[int, ...]) -> str:
@@ -122,13 +157,14 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         rule = rule_from(args)
     except (ValueError, NotationError) as error:
         parser.exit(2, f"nashplay solve {args.solver}: error: {error}\n")
+    most, why = longest_sequence(rule)
     if args.solver == "grundy":
-        splits = isinstance(rule, Octal) and any(rule.allows(t, 2) for t in range(len(rule.digits)))
-        cap = MAX_UPTO_SPLITTING if splits else MAX_UPTO
-        if not 0 <= args.upto <= cap:
-            why = " for a game that splits heaps" if splits else ""
-            parser.exit(2, f"nashplay solve grundy: error: --upto must be 0..{cap:,}{why}, not {args.upto}\n")
-        values = grundy_sequence(rule, args.upto)
+        if args.upto > most:
+            parser.exit(2, f"nashplay solve grundy: error: --upto must be 0..{most:,}{why}, not {args.upto:,}\n")
+        try:
+            values = grundy_sequence(rule, args.upto, max_computed=MAX_COMPUTED)
+        except ValueError as error:
+            parser.exit(2, f"nashplay solve grundy: error: {error}\n")
         period = find_period(values, rule)
         if args.json:
             print(
@@ -155,9 +191,12 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         heaps = parse_heaps(args.heaps)
     except NotationError as error:
         parser.exit(2, f"nashplay solve nim: error: --heaps: {error}\n")
-    if max(heaps) > MAX_HEAP:
+    if len(heaps) > MAX_HEAPS:
+        parser.exit(2, f"nashplay solve nim: error: --heaps: at most {MAX_HEAPS} heaps, not {len(heaps):,}\n")
+    largest = min(MAX_HEAP, most)
+    if max(heaps) > largest:
         parser.exit(
-            2, f"nashplay solve nim: error: --heaps: heaps of at most {MAX_HEAP:,} stones, not {max(heaps):,}\n"
+            2, f"nashplay solve nim: error: --heaps: heaps of at most {largest:,} stones{why}, not {max(heaps):,}\n"
         )
     try:
         analysis = analyse(heaps, rule, misere=args.misere)
