@@ -58,6 +58,17 @@ RULE_TITLES = {"reward": "reward", "reproach": "reproach", "carrot-stick": "carr
 #: ``progress(games_done, games)``: called now and then during a run.
 Progress = Callable[[int, int], None]
 
+#: The learners' bid tables (8 bytes per run, state and bid) may take this much memory: 100,000 runs asked numpy for
+#: 6.9 GiB at n = 20, and one run at n = 100 holds 8.2 MB (172 MB with the marker at k = 10). The tables are nearly
+#: all a run's memory: 20 runs at n = 200 (1.3 GB of tables) peaked at 1.39 GB.
+MAX_TABLE_BYTES = 1 << 30
+
+
+def table_bytes(n: int, k: int, runs: int, marker: bool) -> int:
+    """What ``BidTables(n, k, runs, marker)`` holds, in bytes: checked before anything is allocated."""
+    markers = 2 * k + 1 if marker else 1
+    return 8 * runs * (n + 1) ** 2 * markers * (n + 1)
+
 
 @dataclass(frozen=True)
 class LearningConfig:
@@ -81,6 +92,14 @@ class LearningConfig:
             raise ValueError(f"the decay c must be in [0, 1), not {self.c}")
         if self.n < 1 or self.k < 1 or self.games < 1 or self.runs < 1 or self.block < 1:
             raise ValueError("n, k, games, runs and block must all be at least 1")
+        if self.seed < 0:
+            raise ValueError(f"the seed must be 0 or more (numpy's generators refuse negative seeds), not {self.seed}")
+        size = table_bytes(self.n, self.k, self.runs, self.marker)
+        if size > MAX_TABLE_BYTES:
+            raise ValueError(
+                f"{self.runs:,} learners' bid tables would take {size / 2**30:.1f} GiB, more than the "
+                f"{MAX_TABLE_BYTES / 2**30:.0f} GiB allowed: fewer runs, a smaller n, or no marker"
+            )
 
 
 class BidTables:

@@ -11,13 +11,14 @@ from typing import TYPE_CHECKING, Any
 from core.errors import InvalidPositionError
 from core.footstep import FootstepPosition, parse_position
 from core.game import Side
+from tui.cli.common import whole_number
+from tui.config import FOOTSTEP_MAX_K, FOOTSTEP_MAX_N
 
 if TYPE_CHECKING:
     from solvers.footstep import FootstepSolution
 
-#: Largest n accepted: the table has (n+1)^2 (2k+1) states and the biggest stage games are n x n.
-MAX_N = 200
-MAX_K = 20
+#: The largest Footstep solved (the app's too; see ``tui.config`` for the times measured).
+MAX_N, MAX_K = FOOTSTEP_MAX_N, FOOTSTEP_MAX_K
 
 
 def add_commands(solvers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -29,18 +30,15 @@ def add_commands(solvers: argparse._SubParsersAction[argparse.ArgumentParser]) -
         "bid distributions, the pure-strategy claim of the source (committing to a bid first loses by 2), and the "
         "exact scores against the random player.",
     )
-    footstep.add_argument("--n", type=int, default=20, help="points each player starts with (default 20)")
-    footstep.add_argument("--k", type=int, default=3, help="steps from the centre to each goal (default 3)")
+    footstep.add_argument(
+        "--n", type=whole_number(1, MAX_N), default=20, help=f"points each player starts with, 1..{MAX_N} (default 20)"
+    )
+    footstep.add_argument(
+        "--k", type=whole_number(1, MAX_K), default=3, help=f"steps from the centre to a goal, 1..{MAX_K} (default 3)"
+    )
     footstep.add_argument("--state", metavar="X,Y,Z", help="one state instead: player 1's points, player 2's, marker")
     footstep.add_argument("--json", action="store_true", help="one JSON object")
     footstep.add_argument("--no-cache", action="store_true", help="solve afresh instead of reading the disk cache")
-
-
-def check_size(parser: argparse.ArgumentParser, command: str, n: int, k: int) -> None:
-    if not 1 <= n <= MAX_N:
-        parser.exit(2, f"nashplay {command}: error: --n must be 1..{MAX_N}, not {n}\n")
-    if not 1 <= k <= MAX_K:
-        parser.exit(2, f"nashplay {command}: error: --k must be 1..{MAX_K}, not {k}\n")
 
 
 def _mix_json(mix: dict[int, float]) -> dict[str, float]:
@@ -69,7 +67,6 @@ def load_with_progress(n: int, k: int, use_cache: bool, quiet: bool) -> tuple[Fo
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from solvers.footstep import exact_vs_random, pure_commitment_values
 
-    check_size(parser, "solve footstep", args.n, args.k)
     n, k = args.n, args.k
     position = FootstepPosition(n, n, 0)
     if args.state:

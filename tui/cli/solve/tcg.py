@@ -9,8 +9,11 @@ import sys
 import time
 from collections.abc import Callable
 
-#: The largest n solved from the command line: (n+1)^2 states, each a 4x4 matrix game per sweep.
-MAX_N = 1000
+from tui.cli.common import whole_number
+from tui.config import TCG_APP_MAX_N
+
+#: The largest n solved (the app's too; see ``tui.config`` for the times measured).
+MAX_N = TCG_APP_MAX_N
 
 
 def add_commands(solvers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -19,7 +22,9 @@ def add_commands(solvers: argparse._SubParsersAction[argparse.ArgumentParser]) -
         help="Twice Clap Game: equilibrium strategies and win probabilities",
         description="Markov-game value iteration with batched stage games and policy evaluation.",
     )
-    tcg.add_argument("--n", type=int, default=3, help="most points a player can hold (default 3)")
+    tcg.add_argument(
+        "--n", type=whole_number(1, MAX_N), default=3, help=f"most points a player can hold, 1..{MAX_N} (default 3)"
+    )
     tcg.add_argument("--json", action="store_true", help="one JSON object instead of the tables")
     tcg.add_argument("--no-cache", action="store_true", help="solve afresh instead of reading the cache")
 
@@ -40,8 +45,6 @@ def _stderr_progress() -> Callable[[int, float], None] | None:
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from solvers.tcg import TcgSolution, strategy_table, to_json, value_table
 
-    if not 1 <= args.n <= MAX_N:
-        parser.exit(2, f"nashplay solve tcg: error: --n must be 1..{MAX_N}, not {args.n}\n")
     solution, source = TcgSolution.load(args.n, use_cache=not args.no_cache, progress=_stderr_progress())
     if sys.stderr.isatty():
         print("\r" + " " * 60 + "\r", end="", file=sys.stderr, flush=True)
