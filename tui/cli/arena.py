@@ -5,17 +5,38 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import tempfile
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
+from core.errors import quoted
 from core.games import GAME_TYPES, game_type, load_game
-from core.impartial import parse_heaps
+from core.impartial import parse_heaps, parse_rule
 from solvers.catalogue import PLAYERS, players_for
-from tui.games import seed_value
+from tui.cli.common import real_number, seed_number, whole_number
+from tui.config import (
+    FOOTSTEP_MAX_K,
+    FOOTSTEP_MAX_N,
+    TCG_APP_MAX_N,
+    THINK_TIME_RANGE,
+    ConfigError,
+    check_heaps,
+)
 
 if TYPE_CHECKING:
     from solvers.arena import GameParams, MatchResult
+
+#: Games in one match: each game's spec and result stay in memory, and random against chototsu, about the fastest
+#: pair, plays about 360 games a second on 2 workers, so 100,000 games take about 5 minutes.
+MAX_GAMES = 100_000
+#: Playouts per move: ismcts, the slowest, takes about 1.5 s a move at 100,000 (and its tree grows with them), so a
+#: million is about 15 s a move, within the 60 s --time allows.
+MAX_PLAYOUTS = 1_000_000
+#: Worker processes: each is a Python interpreter of 30-60 MB with the engine loaded, and more than the cores only
+#: queue for them.
+MAX_WORKERS = 32
 
 
 def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -28,17 +49,37 @@ def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
     )
     arena.add_argument("game", choices=list(GAME_TYPES), metavar="GAME", help=f"one of: {', '.join(GAME_TYPES)}")
     arena.add_argument("--players", required=True, help="two players, comma separated, e.g. upp,chototsu")
-    arena.add_argument("--games", type=int, default=100, help="number of games (default 100)")
+    arena.add_argument(
+        "--games",
+        type=whole_number(1, MAX_GAMES),
+        default=100,
+        help=f"games, up to {MAX_GAMES:,} (default 100)",
+    )
     budget = arena.add_mutually_exclusive_group()
-    budget.add_argument("--time", type=float, help="seconds per move (default 0.25)")
-    budget.add_argument("--playouts", type=int, help="playouts per move instead of a time (reproducible)")
-    arena.add_argument("--workers", type=int, default=2, help="processes to play on (default 2)")
-    arena.add_argument("--seed", type=seed_value, default=0, help="match seed: every game's seed derives from it")
+    budget.add_argument(
+        "--time", type=real_number(*THINK_TIME_RANGE, unit="seconds"), help="seconds per move (default 0.25)"
+    )
+    budget.add_argument(
+        "--playouts",
+        type=whole_number(1, MAX_PLAYOUTS),
+        help="playouts per move instead of a time (reproducible)",
+    )
+    arena.add_argument(
+        "--workers", type=whole_number(1, MAX_WORKERS), default=2, help="processes to play on (default 2)"
+    )
+    arena.add_argument("--seed", type=seed_number, default=0, help="match seed: every game's seed derives from it")
     arena.add_argument("--save", metavar="DIR", help="save every game's record in DIR (game-0001.ngr, ...)")
     arena.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
     options = arena.add_argument_group("the game's own options (tcg: --n; footstep: --n --k; nim: the rest)")
-    options.add_argument("--n", type=int, help="tcg: most points (default 3); footstep: points each (default 50)")
-    options.add_argument("--k", type=int, help="footstep: steps to a goal (default 4)")
+    options.add_argument(
+        "--n",
+        type=whole_number(1, max(TCG_APP_MAX_N, FOOTSTEP_MAX_N)),
+        help=f"tcg: most points, 1..{TCG_APP_MAX_N} (default 3); footstep: points each, 1..{FOOTSTEP_MAX_N} "
+        "(default 50)",
+    )
+    options.add_argument(
+        "--k", type=whole_number(1, FOOTSTEP_MAX_K), help=f"footstep: steps to a goal, 1..{FOOTSTEP_MAX_K} (default 4)"
+    )
     options.add_argument("--heaps", help="nim: stones per heap, e.g. 3,4,5 (the default)")
     options.add_argument("--rule", help="nim: nim, kayles, dawsons-kayles, a subtraction set like {1,2,3}, or 0.77")
     options.add_argument("--misere", action="store_true", default=None, help="nim: whoever takes the last stone loses")
@@ -74,7 +115,28 @@ def _params(args: argparse.Namespace) -> GameParams:
         load_game(args.game, n=params.n, k=params.k, heaps=params.heaps, rule=params.rule, misere=params.misere)
     except ValueError as error:
         raise ValueError(f"{args.game}: {error}") from None
+    # The players solve or search each game as the app's do, so the app's limits hold (the parser's bound on --n is
+    # the larger of TCG's and Footstep's).
+    if args.game == "footstep" and args.n is not None and args.n > FOOTSTEP_MAX_N:
+        raise ValueError(f"footstep: --n must be 1..{FOOTSTEP_MAX_N}, not {args.n}")
+    if heaps is not None or args.rule is not None:
+        try:
+            check_heaps(heaps or (3, 4, 5), parse_rule(args.rule or "nim"))
+        except ConfigError as error:
+            raise ValueError(f"{args.game}: {error.for_command_line()}") from None
     return params
+
+
+def check_save_dir(folder: str) -> str | None:
+    """Why records cannot be written in ``folder`` (made if missing), or ``None``: asked before the first game, so
+    that a match does not play on (or fail after its games) towards a folder it cannot write."""
+    try:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as error:
+        return f"--save: cannot write records in {quoted(folder)}: {error.strerror or error}"
+    return None
 
 
 def report(match: MatchResult) -> str:
@@ -117,14 +179,8 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         return fail(str(error))
     if args.save is not None and game_type(args.game).family != "geister":
         return fail(f"--save: records of {args.game} games are not written yet (the Geister family's are)")
-    if args.games < 1:
-        return fail(f"--games must be at least 1, not {args.games}")
-    if args.workers < 1:
-        return fail(f"--workers must be at least 1, not {args.workers}")
-    if args.time is not None and not args.time > 0:
-        return fail(f"--time must be positive, not {args.time}")
-    if args.playouts is not None and args.playouts < 1:
-        return fail(f"--playouts must be at least 1, not {args.playouts}")
+    if args.save is not None and (problem := check_save_dir(args.save)) is not None:
+        return fail(problem)
     limit = Limit(playouts=args.playouts) if args.playouts is not None else Limit(time=args.time or 0.25)
     progress = _progress_bar(time.perf_counter(), args.games) if sys.stderr.isatty() else None
     match = run_match(
