@@ -13,7 +13,7 @@ import pytest
 from core.errors import IllegalMoveError, NotationError, RecordError
 from core.game import Side
 from core.record import MAX_RECORD_CHARS, Record
-from tui.config import GeisterConfig
+from tui.config import ConfigError, GeisterConfig
 from tui.saves import MAX_SECRET_BYTES, SaveStore
 from tui.session import GameSession, resumable
 
@@ -180,6 +180,8 @@ def test_the_opponents_generator_does_not_depend_on_the_users_set_up() -> None:
 
 def test_the_users_own_set_up_cannot_be_hidden() -> None:
     """``--setup ?`` gave the user colourless pieces, any of which could escape: a cheat."""
+    with pytest.raises(ConfigError, match="cannot be hidden"):  # what `play mini-geister --setup '?'` checks
+        GeisterConfig("mini-geister", Side.P1, "chototsu", "?", 1).check()
     with pytest.raises(IllegalMoveError, match="cannot be hidden"):
         GameSession(GeisterConfig("mini-geister", Side.P1, "chototsu", "?", 1))
     record = played_session().record()

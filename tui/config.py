@@ -102,9 +102,17 @@ class GeisterConfig:
         check_seconds(self.think_time, "the thinking time", *THINK_TIME_RANGE, option="--time")
         if self.setup is not None and self.setup.lower() != "random":
             try:
-                variant.parse_setup(self.setup, self.human)
+                setup = variant.parse_setup(self.setup, self.human)
             except (NotationError, IllegalMoveError) as error:
                 raise ConfigError(str(error), "--setup") from None
+            if setup.is_hidden:
+                # '?' is how a record hides the opponent's set-up; as one's own it would make every piece a
+                # possible blue, free to escape: a cheat, not a game.
+                raise ConfigError(
+                    f"your own set-up cannot be hidden ('?'): give your colours ({variant.setup_text_help(self.human)})"
+                    " or 'random'",
+                    "--setup",
+                )
 
     @property
     def opponent_thinks(self) -> bool:
