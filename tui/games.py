@@ -22,8 +22,13 @@ from core.game import Side
 from core.games import GAME_TYPES, GameType, game_type
 from core.impartial import parse_heaps, parse_rule
 from solvers.catalogue import players_for
+from tui.arguments import real_number, seed_number, whole_number
 from tui.config import (
     DEFAULT_THINK_TIME,
+    FOOTSTEP_MAX_K,
+    FOOTSTEP_MAX_N,
+    TCG_APP_MAX_N,
+    THINK_TIME_RANGE,
     ConfigError,
     FootstepConfig,
     GeisterConfig,
@@ -80,20 +85,9 @@ def _side(text: str) -> Side:
     return Side.from_number(text)
 
 
-def seed_value(text: str) -> int:
-    """A seed for ``--seed``: a whole number from 0 (Python's generators refuse negative seeds for numpy's sake)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"a seed is a whole number, not {text!r}") from None
-    if not 0 <= value < 2**63:
-        raise argparse.ArgumentTypeError(f"a seed is 0 or more (and below 2**63), not {text[:30]}")
-    return value
-
-
 def _common_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--side", choices=["1", "2"], default="1", help="your side: 1 moves first (default), 2 second")
-    parser.add_argument("--seed", type=seed_value, help="seed for the AI and random set-ups, for reproducible games")
+    parser.add_argument("--seed", type=seed_number, help="seed of the AI's generator, for reproducible games")
 
 
 def _opponent_help(game: str, default: str) -> str:
@@ -127,7 +121,7 @@ def _geister_options(game: str) -> Callable[[argparse.ArgumentParser], None]:
         _common_options(parser)
         parser.add_argument(
             "--time",
-            type=float,
+            type=real_number(*THINK_TIME_RANGE, "seconds"),
             default=DEFAULT_THINK_TIME,
             help=f"seconds per move for the search AIs (default {DEFAULT_THINK_TIME:g})",
         )
@@ -149,7 +143,12 @@ def _geister_config(args: argparse.Namespace) -> Config:
 
 
 def _tcg_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--n", type=int, default=3, help="most points a player can hold (default 3, the source's)")
+    parser.add_argument(
+        "--n",
+        type=whole_number(1, TCG_APP_MAX_N),
+        default=3,
+        help="most points a player can hold (default 3, the source's)",
+    )
     parser.add_argument(
         "--mode", choices=["advisor", "versus"], help="in the app: advisor (default) or versus the equilibrium AI"
     )
@@ -195,8 +194,12 @@ def _nim_config(args: argparse.Namespace) -> Config:
 
 
 def _footstep_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--n", type=int, default=50, help="points each player starts with (default 50)")
-    parser.add_argument("--k", type=int, default=4, help="steps from the centre to each goal (default 4)")
+    parser.add_argument(
+        "--n", type=whole_number(1, FOOTSTEP_MAX_N), default=50, help="points each player starts with (default 50)"
+    )
+    parser.add_argument(
+        "--k", type=whole_number(1, FOOTSTEP_MAX_K), default=4, help="steps from the centre to each goal (default 4)"
+    )
     parser.add_argument(
         "--opponent",
         type=_opponent("footstep"),

@@ -27,9 +27,9 @@ from core.contest import DEFAULT_BUDGET, DEFAULT_PER_MOVE, DEFAULT_PLY_LIMIT, FI
 from core.errors import NotationError
 from solvers.catalogue import make_player, players_for, strongest
 from solvers.stats import wilson
+from tui.arguments import seed_number
 from tui.cli.common import open_app
 from tui.config import ContestSettings, ServerGameConfig
-from tui.games import seed_value
 
 if TYPE_CHECKING:
     from tui.contest_events import ContestEvent
@@ -164,7 +164,7 @@ def add_command(
     connect.add_argument("--name", help="your name, for the records")
     connect.add_argument("--save", metavar="DIR", help="where records go (default: the state folder's contest/)")
     connect.add_argument("--json", action="store_true", help="print the summary as one JSON object")
-    connect.add_argument("--seed", type=seed_value, help="seed for the AI, for reproducible play")
+    connect.add_argument("--seed", type=seed_number, help="seed for the AI, for reproducible play")
     server = connect.add_argument_group("server settings")
     server.add_argument(
         "--ply-limit",

@@ -1,0 +1,73 @@
+"""The checked number types of every numeric command-line option: bounded, refusing NaN and the infinities by
+name, and refusing a number of thousands of digits before converting it.
+
+Below the game catalogue (``tui.games``, whose ``play`` options use them) and the commands (``tui.cli``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import re
+from collections.abc import Callable
+
+from core.errors import clipped, quoted
+
+_WHOLE = re.compile(r"[+-]?\d+")
+#: Seeds are whole numbers 0 .. 2**63 - 1: numpy's generators refuse negative seeds, and 63 bits suit every
+#: generator the players use.
+MAX_SEED = 2**63 - 1
+
+
+def whole_number(low: int, high: int, unit: str = "") -> Callable[[str], int]:
+    """An argparse ``type``: a whole number in ``low..high`` (both included), checked for its length before it is
+    converted, so that a number of thousands of digits is refused, not converted. ``unit`` names what is counted
+    in the message (``"games"``)."""
+    bound = f"{low:,}..{high:,}" if high != MAX_SEED else f"{low:,} or more (below 2**63)"
+    what = f"{bound} {unit}".rstrip()
+    longest = len(str(max(abs(low), abs(high))))
+
+    def parse(text: str) -> int:
+        cleaned = text.strip()
+        if _WHOLE.fullmatch(cleaned) is None:
+            raise argparse.ArgumentTypeError(f"expected a whole number, {what}, not {quoted(text)}")
+        # Leading zeros do not count; anything longer than the bound's own digits is out of range.
+        if len(cleaned.lstrip("+-").lstrip("0")) > longest:
+            raise argparse.ArgumentTypeError(f"must be {what}, not {clipped(cleaned)}")
+        value = int(cleaned)
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be {what}, not {value}")
+        return value
+
+    return parse
+
+
+def real_number(
+    low: float, high: float, unit: str = "", low_open: bool = False, high_open: bool = False
+) -> Callable[[str], float]:
+    """An argparse ``type``: a finite number from ``low`` to ``high``, each end included unless ``low_open`` /
+    ``high_open``. NaN and the infinities are refused by name: every comparison with NaN is false, so a range check
+    alone would let it in."""
+    if low_open or high_open:
+        what = f"in {'(' if low_open else '['}{low:g}, {high:g}{')' if high_open else ']'} {unit}".rstrip()
+    else:
+        what = f"from {low:g} to {high:g} {unit}".rstrip()
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number {what}, not {quoted(text)}") from None
+        if not math.isfinite(value):
+            raise argparse.ArgumentTypeError(f"expected a finite number {what}, not {value}")
+        too_low = value < low or (low_open and value == low)
+        too_high = value > high or (high_open and value == high)
+        if too_low or too_high:
+            raise argparse.ArgumentTypeError(f"must be {what}, not {clipped(text.strip())}")
+        return value
+
+    return parse
+
+
+#: ``--seed`` of every command that takes one.
+seed_number = whole_number(0, MAX_SEED)
