@@ -85,8 +85,9 @@ class SearchReport:
         return self.moves[0][1]
 
 
-def _context(view: GeisterView, kinds: dict[int, Colour], chance: bool = False) -> Ints:
-    """The search's context for ``view``, the opponent pieces of ``kinds`` taken as that colour (the rest purple)."""
+def _context(view: GeisterView, kinds: dict[int, Colour], chance: bool = False, careful: bool = False) -> Ints:
+    """The search's context for ``view``, the opponent pieces of ``kinds`` taken as that colour (the rest purple);
+    ``chance``: captures and escapes weighed by belief; ``careful``: the opponent spares what may be our last red."""
     from solvers.geister_engine import search as sr
 
     me, them = view.viewer, view.viewer.other
@@ -105,6 +106,7 @@ def _context(view: GeisterView, kinds: dict[int, Colour], chance: bool = False) 
     c[sr.C_RED_CAPTURED] = reds_captured
     c[sr.C_BLUE_CAPTURED] = blues_captured
     c[sr.C_CHANCE] = int(chance)
+    c[sr.C_CAREFUL] = int(careful)
     c[sr.C_SALT] = sr.model_salt(c)
     c[sr.C_MAX_EXTENSION] = 4
     c[sr.C_MARGIN] = MARGIN
@@ -148,6 +150,11 @@ class PurplePlayer:
         """The opponent pieces (slots) the model takes as red or blue instead of purple: here the proven reds
         (hard evidence only, as the contest programs do)."""
         return dict.fromkeys(proven_reds(view), Colour.RED)
+
+    def careful_opponent(self, view: GeisterView) -> bool:
+        """Whether the search takes the opponent to spare our pieces while one of them may be our last red
+        (``search.C_CAREFUL``). Not here: purple takes the worst case, an opponent that knows our colours."""
+        return False
 
     def probabilities(self, view: GeisterView, chances: dict[int, float]) -> Ints:
         """What the search reads of ``chances`` (``blue_chances``): each opponent piece's chance of being blue, in
@@ -212,7 +219,7 @@ class PurplePlayer:
         t = tables(variant)
         kinds = self.kinds(view)
         s = convert.from_view(view, kinds, purple_escapes=True)
-        c = _context(view, kinds, self.CHANCE)
+        c = _context(view, kinds, self.CHANCE, self.careful_opponent(view))
         c[sr.C_FLAGS] = self.FLAGS
         if self.exact:
             c[sr.C_MARGIN] = 4 * sr.MATE
@@ -254,6 +261,8 @@ class PurplePlayer:
         depth = 0
         squares = {piece.slot: square for square, piece in view.pieces(view.viewer.other)}
         blue = tuple(sorted(((squares[slot], p) for slot, p in chances.items()), key=lambda sp: (-sp[1], str(sp[0]))))
+        # The search's speed is measured from here: reading the view (beliefs, evidence) costs time too, but no nodes.
+        search_started = time.perf_counter()
         while depth < MAX_DEPTH:
             depth += 1
             now = time.perf_counter()
@@ -271,7 +280,7 @@ class PurplePlayer:
                     break
                 # A few milliseconds say little about the speed (the first iterations are tiny and call overhead
                 # dominates): trust this search's own figure only once it has run for a while.
-                spent = now - started
+                spent = now - search_started
                 speed = nodes_before / spent if spent >= SPEED_SAMPLE else self._speed
                 slice_left = left if self.slice_seconds is None else min(left, self.slice_seconds)
                 c[sr.C_MAX_NODES] = int(c[sr.C_NODES]) + max(int(speed * slice_left), 1_000)
@@ -312,9 +321,9 @@ class PurplePlayer:
             if done < n or abs(ranked[0][1]) > sr.MATE - 1000:
                 break  # the budget ran out in this iteration, or the result is proven
             if fixed_depth is None and node_budget is None:
-                spent = time.perf_counter() - started
-                # The next iteration costs a few times this one: start it only if it can likely finish.
-                if spent * 3 > seconds:
+                now = time.perf_counter()
+                # The next iteration costs about twice the search so far: start it only if it can likely finish.
+                if (now - search_started) * 2 > deadline - now:
                     break
         if last is None:  # no iteration finished at all (a tiny budget): depth 1 with no limit
             c[sr.C_MAX_NODES] = 1 << 62
@@ -322,9 +331,10 @@ class PurplePlayer:
             done = self._iteration(s, t, c, prob, 1, moves, values)
             ranked = tuple((convert.decode_move(variant, int(moves[i])), int(values[i])) for i in range(done))
             last = SearchReport(1, ranked, _pick(ranked, rng), int(c[sr.C_NODES]), 1, 0.0, False, proven, blue, risky)
+        search_time = time.perf_counter() - search_started
+        if search_time >= SPEED_SAMPLE:
+            self._speed = int(c[sr.C_NODES]) / search_time
         elapsed = time.perf_counter() - started
-        if elapsed >= SPEED_SAMPLE:
-            self._speed = int(c[sr.C_NODES]) / elapsed
         yield SearchReport(
             last.depth,
             last.moves,
