@@ -25,6 +25,35 @@ def random_setup(variant: Variant, side: Side, rng: random.Random) -> Setup:
     return rng.choice(variant.setups(side))
 
 
+def guarded_setup(variant: Variant, side: Side, rng: random.Random) -> Setup:
+    """A set-up drawn uniformly from those with at least two reds in the front row and at most one red on the
+    back row's two outer squares; uniformly from all where the set-up squares are a single row (4x4).
+
+    Measured, not assumed: in 300 games of ``bayes`` against ``purple`` at 0.05 s a move (random set-ups on both
+    sides, seed 41), ``bayes`` won 19 of 58 games (33%) with one red in front and 137 of 239 (57%) with two or
+    more; 24 of 57 (42%) with reds on both back corners. Reds in front meet the first contacts (a capture there
+    costs the opponent a piece it thought blue, or shows it a red it must avoid) while the blues wait behind
+    them. Still a draw among 47 of Geister's 70 set-ups, so the colours are not read from the squares.
+    """
+    squares = variant.setup_squares[side]
+    home = 0 if side is Side.P1 else variant.height - 1
+    depth = [abs(square.rank - home) for square in squares]
+    front = [i for i, d in enumerate(depth) if d == max(depth)]
+    back = [i for i, d in enumerate(depth) if d == min(depth)]
+    if front == back:
+        return random_setup(variant, side, rng)
+    back_corners = [
+        i for i in back if squares[i].file in (min(squares[j].file for j in back), max(squares[j].file for j in back))
+    ]
+
+    def guarded(setup: Setup) -> bool:
+        red = [colour is Colour.RED for colour in setup.colours]
+        return sum(red[i] for i in front) >= 2 and sum(red[i] for i in back_corners) <= 1
+
+    choices = [setup for setup in variant.setups(side) if guarded(setup)]
+    return rng.choice(choices or variant.setups(side))
+
+
 def outer_setup(variant: Variant, side: Side, rng: random.Random) -> Setup:
     """Blue on the set-up squares farthest from the board's centre file ("the outer four" on 6x6).
 

@@ -19,8 +19,14 @@ Proven reds (``solvers.colour_evidence``) are red, as for purple. Played against
 
 from __future__ import annotations
 
-from core.geister import GeisterView
+import random
+
+from core.geister import GeisterView, Setup
+from core.notation import Move
+from solvers.baselines import guarded_setup
 from solvers.belief import belief
+from solvers.colour_evidence import careless_captures, exposed_reds
+from solvers.players import Limit
 from solvers.purple import PurplePlayer
 
 __all__ = ["BayesPlayer"]
@@ -31,6 +37,17 @@ class BayesPlayer(PurplePlayer):
 
     name = "bayes"
     CHANCE = True
+
+    def choose(self, view: GeisterView, rng: random.Random, limit: Limit | None = None) -> Setup | Move:
+        if view.phase == "setup":
+            return guarded_setup(view.variant, view.viewer, rng)
+        return super().choose(view, rng, limit)
+
+    def careful_opponent(self, view: GeisterView) -> bool:
+        """The opponent spares our pieces while one of them may be our last red (``search.C_CAREFUL``), unless it
+        knows which one is (it stood on our exit at our turn and did not escape), or it has shown otherwise: it
+        took one of our pieces in that situation with no escape to stop."""
+        return not exposed_reds(view) and careless_captures(view) == 0
 
     def blue_chances(self, view: GeisterView) -> dict[int, float]:
         beliefs = belief(view)

@@ -15,7 +15,7 @@ from core.geister import VARIANTS, GeisterState
 from core.notation import Move
 from solvers.bayes import BayesPlayer
 from solvers.belief import belief
-from solvers.colour_evidence import proven_reds
+from solvers.colour_evidence import careless_captures, exposed_reds, proven_reds
 from solvers.geister_engine import convert
 from solvers.geister_engine import search as sr
 from solvers.geister_engine.layout import MAX_MOVES
@@ -94,15 +94,18 @@ def test_the_same_seed_gives_the_same_moves(player_class: type[PurplePlayer]) ->
         replay.push(move)
 
 
-def root_values(state: GeisterState, depth: int, flags: int, prob: np.ndarray | None = None) -> dict[int, int]:
+def root_values(
+    state: GeisterState, depth: int, flags: int, prob: np.ndarray | None = None, careful: bool = False
+) -> dict[int, int]:
     """Every root move's value at ``depth`` (the whole window: exact values), with ``flags`` switching features off;
-    with ``prob`` (chances of blue by square, thousandths), the chance-node search."""
+    with ``prob`` (chances of blue by square, thousandths), the chance-node search; ``careful``: the opponent spares
+    what may be our last red (``search.C_CAREFUL``)."""
     view = state.view(state.to_move)
     t = tables(GEISTER)
     s = convert.from_view(view, purple_escapes=True)
     from solvers.purple import _context
 
-    c = _context(view, {}, chance=prob is not None)
+    c = _context(view, {}, chance=prob is not None, careful=careful)
     c[sr.C_MAX_NODES] = 1 << 62
     c[sr.C_MARGIN] = 1 << 40
     c[sr.C_FLAGS] = flags
@@ -247,3 +250,62 @@ def test_sliced_advice_reports_inside_deep_iterations_and_still_finishes() -> No
     legal = set(view.legal_moves())
     assert all(report.best in legal for report in reports)
     assert [r.depth for r in reports] == sorted(r.depth for r in reports)  # depth never goes back
+
+
+#: Player 1 to move with one red left (a1) and blues on c2 and e1; player 2 has two blues and two reds, one on d3.
+ONE_RED_LEFT = "5u/1u2u1/6/3u2/2B3/R3B1 1 RRRBBrrbb 40"
+
+
+def test_a_careful_opponent_spares_what_may_be_our_last_red() -> None:
+    """With one red left, none of our pieces is safe to take for an opponent that cannot tell which is the red: the
+    careful model (``C_CAREFUL``) lets our blue step next to its piece, which the worst case (an opponent that knows
+    our colours) takes at once."""
+    state = GeisterState.from_position(ONE_RED_LEFT, "geister")
+    worst = root_values(state, 2, 0)
+    careful = root_values(state, 2, 0, careful=True)
+    step = convert.encode_move(GEISTER, Move.parse("c2-c3"))  # next to d3
+    assert careful[step] - worst[step] >= sr.DEFAULT_WEIGHTS[sr.W_BLUE] // 2
+    # The model only takes options from the opponent: no move is worth less to us.
+    assert all(careful[move] >= worst[move] for move in worst)
+
+
+def test_a_careful_opponent_still_stops_an_escape() -> None:
+    """Our piece on our exit may escape next turn: then the opponent must take its chances, and the careful model
+    gives it every capture (the value is the worst case's: it takes our blue)."""
+    # Player 1's blue steps from a5 onto a6, its exit, next to player 2's piece on b6; one red left.
+    state = GeisterState.from_position("1u3u/B3u1/6/3u2/6/R3B1 1 RRRBBrrbb 40", "geister")
+    onto_exit = convert.encode_move(GEISTER, Move.parse("a5-a6"))
+    careful = root_values(state, 2, 0, careful=True)[onto_exit]
+    assert careful == root_values(state, 2, 0)[onto_exit]
+    assert careful < sr.MATE - 1000  # not an escape: b6 takes it
+
+
+@pytest.mark.parametrize(
+    "position",
+    [ONE_RED_LEFT, "1u2u1/2u3/2B3/1u1B2/5B/R5 1 RRRBrrbb 44", "u4u/6/2Bu2/3B1B/1u4/3R2 1 RRRBrbbr 60"],
+)
+def test_pruning_agrees_with_minimax_when_the_opponent_is_careful(position: str) -> None:
+    state = GeisterState.from_position(position, "geister")
+    plain = root_values(state, 3, sr.NO_TABLE | sr.NO_ORDERING | sr.NO_PRUNING, careful=True)
+    assert root_values(state, 3, 0, careful=True) == plain
+    prob = np.full(64, 600, dtype=np.int64)
+    plain = root_values(state, 3, sr.NO_TABLE | sr.NO_ORDERING | sr.NO_PRUNING, prob, careful=True)
+    assert root_values(state, 3, sr.NO_TABLE, prob, careful=True) == plain
+
+
+def test_the_opponent_shows_whether_it_is_careful() -> None:
+    """``careless_captures`` counts the opponent's captures made while we had one red left and no escape was at
+    stake; ``exposed_reds`` names our pieces the opponent knows are red (they stood on our exit and stayed)."""
+    state = GeisterState.from_position("u4u/1u4/2u3/2B3/6/R5 2 RRRBBBrrbb 40", "geister")
+    assert careless_captures(state.view(Side.P1)) == 0
+    state.push(Move.parse("c4-c3"))  # c4 takes our blue on c3: it might have been our last red
+    assert careless_captures(state.view(Side.P1)) == 1
+    assert not BayesPlayer().careful_opponent(state.view(Side.P1))
+    # Our red walks onto our exit (a6) and stays a turn: the opponent then knows it is the red.
+    state = GeisterState.from_position("1u3u/R5/6/2u3/5B/1uB3 1 RRRBBrrbb 40", "geister")
+    assert BayesPlayer().careful_opponent(state.view(Side.P1))
+    for text in ["a5-a6", "c3-c4", "a6-a5"]:
+        state.push(Move.parse(text))
+    view = state.view(Side.P1)
+    assert exposed_reds(view) == {next(p.slot for sq, p in view.pieces(Side.P1) if sq.name == "a5")}
+    assert not BayesPlayer().careful_opponent(view)

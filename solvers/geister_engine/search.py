@@ -108,7 +108,11 @@ C_SALT = 15
 #: 1: weigh captures and escapes of purple pieces by their chance of being blue (``prob``, thousandths by square)
 #: instead of taking the worst case (``bayes``); 0: the worst case (``purple``).
 C_CHANCE = 16
-C_SIZE = 17
+#: 1: the opponent is careful with our last red: while we have one red piece left and none of our pieces stands on
+#: our exits, it does not capture our pieces (any of them may be that red, and taking it loses at once), unless it
+#: has no other move. 0: it captures as if it knew our colours (the worst case). See ``_spared``.
+C_CAREFUL = 17
+C_SIZE = 18
 
 NO_TABLE = 1
 NO_ORDERING = 2
@@ -210,6 +214,31 @@ def _can_escape(s: Ints, t: Ints, side: int) -> bool:
     """Whether ``side`` could escape at its turn: a blue on its exit (or, for the opponent, a purple piece)."""
     on_exit = int(s[OCC0 + side] & t[T_EXITS + side])
     return (on_exit & ~int(s[RED0 + side])) != 0
+
+
+@_kernel
+def _spared(s: Ints, t: Ints, c: Ints, moves: Ints, n: int) -> int:
+    """Our pieces (a bitboard) that the opponent, to move, does not capture in the model: all of them when it is
+    careful (``C_CAREFUL``), we have one red piece left, none of our pieces stands on our exits (then it must take
+    its chances: an escape is at stake) and it has a move that neither captures nor escapes (an escape the search
+    weighs as a chance node is not one); else none.
+
+    The worst case (it captures as if it knew our colours) makes our blue pieces its targets and our reds never: but
+    an opponent that cannot tell our last red from the blues, and would lose at once by taking it, takes none of
+    them while it has anything else to do, as ``purple`` and ``bayes`` themselves do (``risky_captures``)."""
+    me = int(c[C_ME])
+    if c[C_CAREFUL] == 0 or int(s[TURN]) == me:
+        return 0
+    if t[T_REDS + me] - s[CAPTURED + KINDS * me + RED] != 1:
+        return 0
+    ours = int(s[OCC0 + me])
+    if ours & int(t[T_EXITS + me]):
+        return 0
+    for i in range(n):
+        dst = moves[i] >> SQUARE_BITS & SQUARE_MASK
+        if dst != ESCAPE_DST and not ours & (1 << dst):
+            return ours
+    return 0
 
 
 @_kernel
@@ -508,12 +537,15 @@ def _negamax(
     as_red = int(np.int64(RED))
     theirs = int(s[OCC0 + them])
     their_red = int(s[RED0 + them])
+    spared = _spared(s, t, c, moves, n)
     for i in range(n):
         move = _pick(moves, scores, i, n) if ordering else int(moves[i])
         src = move & SQUARE_MASK
         dst = move >> SQUARE_BITS & SQUARE_MASK
         if dst == ESCAPE_DST and escape:
             continue  # the chance node accounts for their escape
+        if spared and dst != ESCAPE_DST and spared & (1 << dst):
+            continue  # a careful opponent does not take what may be our last red
         blue_share = -1
         if chance and side == me and dst != ESCAPE_DST:
             bit = 1 << dst
@@ -724,7 +756,7 @@ def _root_chance(child: Any, move: int, blue_share: int, floor: int) -> int:
 def model_salt(c: Ints) -> int:
     """The table-key salt of the model in ``c`` (``C_SALT``): a fixed mix of its counts, the same in every process."""
     h = 0x9E3779B97F4A7C15
-    for field in (C_ME, C_R0, C_B0, C_K0, C_P0, C_RED_CAPTURED, C_BLUE_CAPTURED, C_CHANCE):
+    for field in (C_ME, C_R0, C_B0, C_K0, C_P0, C_RED_CAPTURED, C_BLUE_CAPTURED, C_CHANCE, C_CAREFUL):
         h = (h ^ int(c[field])) * 0x100000001B3 & 0xFFFFFFFFFFFFFFFF
     return h & 0x3FFFFFFFFFFFFFFF
 
