@@ -9,6 +9,7 @@ and a fixed seed, and asserts on the model and widget state. Plain functions run
 from __future__ import annotations
 
 import asyncio
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -397,20 +398,26 @@ def test_a_state_folder_that_cannot_be_written_is_said_once_and_the_game_goes_on
     run(test)
 
 
+def said_once(app: NashplayApp) -> list[str]:
+    """What the app said about a state folder it cannot use (it says it once: ``report_save_problem``)."""
+    return [n.message for n in app._notifications if n.title == "Games are not saved"]
+
+
 def test_a_state_folder_that_cannot_be_read_leaves_the_menu_working(
     state_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A state folder the user may not read (PermissionError; faked, since the tests may run as root)."""
+    """A games folder the user may not read (PermissionError; faked, since the tests may run as root: the real
+    ``chmod 000`` is in ``test_saves.py``). ``Path.glob`` took it for an empty folder, without a word."""
     games = state_dir / "games"
     games.mkdir(parents=True)
-    real_glob = Path.glob
+    real_scandir = os.scandir
 
-    def refusing_glob(self: Path, pattern: str) -> object:
-        if self == games:
-            raise PermissionError(13, "Permission denied", str(self))
-        return real_glob(self, pattern)
+    def refusing_scandir(path: object = ".") -> object:
+        if Path(str(path)) == games:
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_scandir(path)  # type: ignore[call-overload]
 
-    monkeypatch.setattr(Path, "glob", refusing_glob)
+    monkeypatch.setattr(os, "scandir", refusing_scandir)
 
     async def test() -> None:
         app = NashplayApp(ai_delay=0)
@@ -418,9 +425,10 @@ def test_a_state_folder_that_cannot_be_read_leaves_the_menu_working(
             await pilot.pause()
             assert isinstance(app.screen, MenuScreen)
             assert resume_options(app) == []
-            assert [text for text in notifications(app) if "Permission denied" in text]
+            assert said_once(app) == [f"cannot read the saved games in {games}: Permission denied"]
             await pilot.press("down", "enter")  # the menu still starts games
             await pilot.pause()
+            assert len(said_once(app)) == 1
             assert not isinstance(app.screen, MenuScreen)
 
     run(test)

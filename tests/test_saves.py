@@ -3,18 +3,21 @@ damaged files refused before they are read whole, and the generators that keep t
 
 from __future__ import annotations
 
+import os
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from unprivileged import call_unprivileged, shared_folder
 
 from core.errors import IllegalMoveError, NotationError, RecordError
 from core.game import Side
 from core.record import MAX_RECORD_CHARS, Record
 from tui.config import ConfigError, GeisterConfig
-from tui.saves import MAX_SECRET_BYTES, SaveStore
+from tui.saves import MAX_SECRET_BYTES, SaveFolderError, SaveStore
 from tui.session import GameSession, resumable
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -228,3 +231,44 @@ def test_a_fake_process_that_never_claims_is_refused_a_save(tmp_path: Path) -> N
         other.save(session.record(reveal=False), session.secrets())
     slot.release()
     other.save(session.record(reveal=False), session.secrets())
+
+
+# ------------------------------------------------------------------------------------------------ the real world
+
+
+def unreadable_games_folder(state: Path) -> None:
+    """As a user bound by permissions (``call_unprivileged``): the saved games are there, and cannot be read."""
+    games = state / "games"
+    if os.access(games, os.R_OK):
+        pytest.skip("file permissions are not enforced for this user")
+    with pytest.raises(SaveFolderError, match=re.escape(f"cannot read the saved games in {games}: Permission denied")):
+        SaveStore(state).unfinished()
+
+
+def test_an_unreadable_games_folder_is_an_error_not_an_empty_list() -> None:
+    """``Path.glob`` skips a folder it may not read (Python 3.11), so the saved games vanished from the menu without
+    a word. A real ``chmod 000``, as a user that permissions bind."""
+    with shared_folder() as folder:
+        state = folder / "state"
+        slot = SaveStore(state).new_slot()
+        session = played_session()
+        slot.save(session.record(reveal=False), session.secrets())
+        slot.release()
+        (state / "games").chmod(0)
+        call_unprivileged(unreadable_games_folder, state)
+
+
+def test_a_games_folder_that_refuses_listing_is_an_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same, faked (for a run where no user can be dropped to): listing the folder raises."""
+    games = tmp_path / "games"
+    games.mkdir()
+    real_scandir = os.scandir
+
+    def refusing_scandir(path: object = ".") -> object:
+        if Path(str(path)) == games:
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_scandir(path)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(os, "scandir", refusing_scandir)
+    with pytest.raises(SaveFolderError, match=r"cannot read the saved games in .*: Permission denied"):
+        SaveStore(tmp_path).unfinished()

@@ -207,7 +207,7 @@ class SaveStore:
             self._adopt_legacy()
             if not self.folder.is_dir():
                 return []
-            paths = sorted(self.folder.glob("*.ngr"), key=_mtime, reverse=True)
+            paths = sorted(_records_in(self.folder), key=_mtime, reverse=True)
         except OSError as error:
             raise SaveFolderError(f"cannot read the saved games in {self.folder}: {error.strerror or error}") from None
         slots = [SaveSlot(self.folder, path.stem) for path in paths]
@@ -218,11 +218,25 @@ class SaveStore:
         legacy = [self.state / LEGACY_SAVE]
         folder = self.state / LEGACY_FOLDER
         if folder.is_dir():
-            legacy += sorted(folder.glob("*.ngr"))
+            legacy += sorted(_records_in(folder))
         for path in legacy:
             if path.is_file():
                 self.folder.mkdir(parents=True, exist_ok=True)
                 path.replace(self.new_slot().path)
+
+
+def _records_in(folder: Path) -> list[Path]:
+    """The records (``*.ngr``) in ``folder``. ``OSError`` when it cannot be read: ``Path.glob`` skips a folder it
+    may not read (Python 3.11), and every saved game would vanish without a word."""
+    with os.scandir(folder) as entries:
+        return [Path(entry.path) for entry in entries if entry.name.endswith(".ngr") and _is_file(entry)]
+
+
+def _is_file(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_file()
+    except OSError:
+        return False
 
 
 def _mtime(path: Path) -> float:
