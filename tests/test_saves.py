@@ -17,7 +17,7 @@ from core.errors import IllegalMoveError, NotationError, RecordError
 from core.game import Side
 from core.record import MAX_RECORD_CHARS, Record
 from tui.config import ConfigError, GeisterConfig
-from tui.saves import MAX_SECRET_BYTES, SaveFolderError, SaveStore
+from tui.saves import LEGACY_SAVE, MAX_SECRET_BYTES, SaveFolderError, SaveStore
 from tui.session import GameSession, resumable
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -272,3 +272,22 @@ def test_a_games_folder_that_refuses_listing_is_an_error(tmp_path: Path, monkeyp
     monkeypatch.setattr(os, "scandir", refusing_scandir)
     with pytest.raises(SaveFolderError, match=r"cannot read the saved games in .*: Permission denied"):
         SaveStore(tmp_path).unfinished()
+
+
+def test_a_legacy_save_adopted_by_another_instance_at_the_same_moment_is_no_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two nashplays starting together both see the old single save; the one that moves it second found it gone and
+    said it could not read the saved games. The game is in the folder either way: the other instance adopted it."""
+    played_session().record().save(tmp_path / LEGACY_SAVE)
+    store = SaveStore(tmp_path)
+    real_replace = Path.replace
+
+    def adopted_elsewhere_first(self: Path, target: Path) -> Path:
+        if self.name == LEGACY_SAVE and self.exists():
+            real_replace(self, SaveStore(tmp_path).new_slot().path)  # the other instance, a moment earlier
+        return real_replace(self, target)
+
+    monkeypatch.setattr(Path, "replace", adopted_elsewhere_first)
+    slots = store.unfinished()
+    assert len(slots) == 1 and GameSession.from_record(slots[0].load()).state.moves()

@@ -222,7 +222,9 @@ class SaveStore:
         for path in legacy:
             if path.is_file():
                 self.folder.mkdir(parents=True, exist_ok=True)
-                path.replace(self.new_slot().path)
+                # Another nashplay starting at the same moment may have adopted it first: it is a slot already.
+                with contextlib.suppress(FileNotFoundError):
+                    path.replace(self.new_slot().path)
 
 
 def _records_in(folder: Path) -> list[Path]:
