@@ -26,7 +26,7 @@ from core.record import Record
 from tui.app import NashplayApp, StartRequest
 from tui.cli import build_parser, main
 from tui.config import GeisterConfig
-from tui.saves import SaveStore
+from tui.saves import MAX_LISTED, SaveStore
 from tui.screens.ask_path import AskPath
 from tui.screens.game import GameScreen
 from tui.screens.help import HelpScreen
@@ -430,6 +430,30 @@ def test_a_state_folder_that_cannot_be_read_leaves_the_menu_working(
             await pilot.pause()
             assert len(said_once(app)) == 1
             assert not isinstance(app.screen, MenuScreen)
+
+    run(test)
+
+
+def test_the_menu_says_how_many_unfinished_games_it_does_not_list(state_dir: Path) -> None:
+    session = GameSession(GeisterConfig("mini-geister", Side.P1, "chototsu", "BR", SEED))
+    session.play(session.view().legal_moves()[0])
+    store = SaveStore(state_dir)
+    for _ in range(MAX_LISTED + 2):
+        slot = store.new_slot()
+        slot.save(session.record(reveal=False), session.secrets())
+        slot.release()
+
+    async def test() -> None:
+        app = NashplayApp(ai_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert len(resume_options(app)) == MAX_LISTED
+            options = menu_options(app)
+            assert options[MAX_LISTED] == (
+                None,
+                f"... and 2 more unfinished games in {state_dir / 'games'} (the newest {MAX_LISTED} are listed)",
+            )
+            assert (options[MAX_LISTED + 1][0] or "").startswith("game:")
 
     run(test)
 

@@ -17,7 +17,7 @@ from core.errors import IllegalMoveError, NotationError, RecordError
 from core.game import Side
 from core.record import MAX_RECORD_CHARS, Record
 from tui.config import ConfigError, GeisterConfig
-from tui.saves import LEGACY_SAVE, MAX_SECRET_BYTES, SaveFolderError, SaveStore
+from tui.saves import LEGACY_SAVE, MAX_LISTED, MAX_SECRET_BYTES, SaveFolderError, SaveStore
 from tui.session import GameSession, resumable
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -291,3 +291,16 @@ def test_a_legacy_save_adopted_by_another_instance_at_the_same_moment_is_no_erro
     monkeypatch.setattr(Path, "replace", adopted_elsewhere_first)
     slots = store.unfinished()
     assert len(slots) == 1 and GameSession.from_record(slots[0].load()).state.moves()
+
+
+def test_the_listing_counts_the_games_it_leaves_out(tmp_path: Path) -> None:
+    session = played_session()
+    store = SaveStore(tmp_path)
+    for _ in range(MAX_LISTED + 3):
+        slot = store.new_slot()
+        slot.save(session.record(reveal=False), session.secrets())
+        slot.release()
+    assert len(store.unfinished()) == MAX_LISTED and store.unlisted == 3
+    for slot in store.unfinished()[:5]:
+        slot.clear()
+    assert len(store.unfinished()) == MAX_LISTED - 2 and store.unlisted == 0

@@ -189,6 +189,8 @@ class SaveStore:
         self.state = state
         self.folder = state / "games"
         self._clock = clock
+        #: How many unfinished games the last ``unfinished()`` left out (past ``MAX_LISTED``), for the menu to say.
+        self.unlisted = 0
 
     def new_slot(self) -> SaveSlot:
         """A slot of its own for a game that starts now (unique even for two processes starting in one second)."""
@@ -201,8 +203,9 @@ class SaveStore:
         return SaveSlot(self.folder, slot_id)
 
     def unfinished(self) -> list[SaveSlot]:
-        """Every game in progress that no other process is playing, newest first (at most ``MAX_LISTED``).
-        Raises ``SaveFolderError`` when the folder cannot be read."""
+        """Every game in progress that no other process is playing, newest first (at most ``MAX_LISTED``; how many
+        more there are is left in ``unlisted``). Raises ``SaveFolderError`` when the folder cannot be read."""
+        self.unlisted = 0
         try:
             self._adopt_legacy()
             if not self.folder.is_dir():
@@ -211,7 +214,9 @@ class SaveStore:
         except OSError as error:
             raise SaveFolderError(f"cannot read the saved games in {self.folder}: {error.strerror or error}") from None
         slots = [SaveSlot(self.folder, path.stem) for path in paths]
-        return [slot for slot in slots if not slot.in_use_elsewhere()][:MAX_LISTED]
+        free = [slot for slot in slots if not slot.in_use_elsewhere()]
+        self.unlisted = max(0, len(free) - MAX_LISTED)
+        return free[:MAX_LISTED]
 
     def _adopt_legacy(self) -> None:
         """Saves of older versions become slots (their records still hold both set-ups until the next save)."""

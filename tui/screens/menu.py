@@ -12,6 +12,7 @@ from textual.widgets.option_list import Option
 
 from tui.games import GAMES
 from tui.messages import AskForRecord, OpenGame, ResumeGame
+from tui.saves import MAX_LISTED
 from tui.screens.base import NashplayScreen
 
 
@@ -43,6 +44,11 @@ class MenuScreen(NashplayScreen):
         games.clear_options()
         for slot_id, description in self.nashplay.describe_saved_games():
             games.add_option(Option(f"Resume: {description}", id=f"resume:{slot_id}"))
+        saves = self.nashplay.saves
+        if saves.unlisted:  # counted by the listing describe_saved_games just made
+            more = "1 more unfinished game" if saves.unlisted == 1 else f"{saves.unlisted} more unfinished games"
+            note = f"... and {more} in {saves.folder} (the newest {MAX_LISTED} are listed)"
+            games.add_option(Option(note, disabled=True))
         for name, entry in GAMES.items():
             games.add_option(Option(f"{entry.title}  ({entry.menu_note})", id=f"game:{name}"))
         games.add_option(Option("Replay a record file...", id="replay"))
