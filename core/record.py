@@ -11,9 +11,12 @@ tags into a starting state, so other games plug in there.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
 import re
-import tempfile
+import secrets
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -223,19 +226,41 @@ class Record:
         return Side.P2 if len(fields) > 1 and fields[1] == "2" else Side.P1
 
 
-def write_text_atomically(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a uniquely named temporary file beside it (``mkstemp``) and a rename, so a
-    reader never sees half a file and two processes writing one path never share a temporary file: the last
-    rename wins whole. The temporary file is removed if anything fails."""
-    handle, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    temporary = Path(name)
+#: How the temporary file is opened: made here and now (never an existing file, never through a symbolic link).
+_CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
+def write_text_atomically(path: Path, text: str, private: bool = False) -> None:
+    """Write ``text`` to ``path`` through a uniquely named temporary file beside it and a rename, so a reader never
+    sees half a file and two processes writing one path never share a temporary file: the last rename wins whole.
+    The temporary file is removed if anything fails.
+
+    The file gets the mode that writing it in place would give it: an existing file keeps its own, a new one gets
+    what the umask leaves of 0666 (``mkstemp``, used before, made every record and setting 0600). ``private`` files
+    (the saved games' secrets) are 0600 whatever the umask or an earlier mode."""
+    handle, temporary = _create_beside(path, 0o600 if private else 0o666)
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as file:
+            if not private:
+                with contextlib.suppress(FileNotFoundError):
+                    os.fchmod(file.fileno(), stat.S_IMODE(path.stat().st_mode) & 0o777)
             file.write(text)
         temporary.replace(path)
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
+
+
+def _create_beside(path: Path, mode: int) -> tuple[int, Path]:
+    """A new temporary file beside ``path`` (``.<name>.<random>.tmp``), open for writing; ``mode`` less the umask,
+    as ``open`` creates a file."""
+    for _ in range(100):
+        temporary = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
+        try:
+            return os.open(temporary, _CREATE, mode), temporary
+        except FileExistsError:  # 48 random bits taken already: another writer's, or a leftover; draw again
+            continue
+    raise FileExistsError(errno.EEXIST, "no free temporary file name", str(path.parent))
 
 
 def _is_standard_start(start: str, variant: Variant) -> bool:

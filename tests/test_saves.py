@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import random
 import re
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -19,6 +20,7 @@ from core.record import MAX_RECORD_CHARS, Record
 from tui.config import ConfigError, GeisterConfig
 from tui.saves import LEGACY_SAVE, MAX_LISTED, MAX_SECRET_BYTES, SaveFolderError, SaveStore
 from tui.session import GameSession, resumable
+from tui.storage import Settings
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -304,3 +306,31 @@ def test_the_listing_counts_the_games_it_leaves_out(tmp_path: Path) -> None:
     for slot in store.unfinished()[:5]:
         slot.clear()
     assert len(store.unfinished()) == MAX_LISTED - 2 and store.unlisted == 0
+
+
+def test_records_and_settings_get_the_usual_mode_and_secrets_stay_private(tmp_path: Path) -> None:
+    """Writing through a temporary file (``mkstemp``) made every record and the settings private (0600) whatever the
+    umask; a file written in place would follow the umask (0644 under 022). The secret stays private."""
+    old_umask = os.umask(0o022)
+    try:
+        session = played_session()
+        record = tmp_path / "game.ngr"
+        session.record().save(record)
+        assert stat.S_IMODE(record.stat().st_mode) == 0o644
+        slot = SaveStore(tmp_path).new_slot()
+        slot.save(session.record(reveal=False), session.secrets())
+        assert stat.S_IMODE(slot.path.stat().st_mode) == 0o644
+        assert stat.S_IMODE(slot.secret_path.stat().st_mode) == 0o600
+        slot.save(session.record(reveal=False), session.secrets())  # rewritten: still private
+        assert stat.S_IMODE(slot.secret_path.stat().st_mode) == 0o600
+        settings = Settings(tmp_path / "settings.json")
+        settings.set("nim_advice", False)
+        assert stat.S_IMODE(settings.path.stat().st_mode) == 0o644
+        os.umask(0o077)
+        session.record().save(tmp_path / "private.ngr")
+        assert stat.S_IMODE((tmp_path / "private.ngr").stat().st_mode) == 0o600
+        record.chmod(0o640)  # a mode the user chose for an existing file is kept, as writing it in place would
+        session.record().save(record)
+        assert stat.S_IMODE(record.stat().st_mode) == 0o640
+    finally:
+        os.umask(old_umask)

@@ -117,7 +117,8 @@ class SaveSlot:
         holds the same set-up and seed and so still resumes."""
         if not self.claim():
             raise SaveFolderError(f"the game {self.id} is open in another nashplay")
-        write_text_atomically(self.secret_path, json.dumps({"version": 1, "tags": secret}, indent=1) + "\n")
+        secret_text = json.dumps({"version": 1, "tags": secret}, indent=1) + "\n"
+        write_text_atomically(self.secret_path, secret_text, private=True)  # what the board hides: no one else's
         write_text_atomically(self.path, public.to_text())
 
     def load(self) -> Record:
