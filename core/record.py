@@ -17,6 +17,7 @@ import os
 import re
 import secrets
 import stat
+import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -224,6 +225,14 @@ class Record:
         must not fail on a tag that only replay needs to be right)."""
         fields = self.tags.get("Start", "").split()
         return Side.P2 if len(fields) > 1 and fields[1] == "2" else Side.P1
+
+
+def prepare_record_folder(folder: Path) -> None:
+    """Make ``folder`` (and its parents) if missing, and check that a file can be written in it: asked before a run
+    that writes records plays its first game. ``OSError`` says why not."""
+    folder.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryFile(dir=folder):
+        pass
 
 
 #: How the temporary file is opened: made here and now (never an existing file, never through a symbolic link).

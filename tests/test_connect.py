@@ -310,3 +310,67 @@ def test_a_signal_saves_the_game_so_far_and_exits_cleanly(signum: signal.Signals
     assert record.result == "*" and len(record.moves) >= 6
     record.replay()
     assert "0 games as random" in out
+
+
+# --------------------------------------------------------------------------------------------------- where records go
+
+
+@pytest.mark.parametrize("player", ["random", "human"])
+def test_a_save_folder_that_cannot_be_written_is_refused_before_playing(
+    player: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--save /proc/nope`` played its games and said "records in /proc/nope" while every record was lost. It is
+    checked before the first game, as ``arena --save`` is: one line, exit code 2, no game played."""
+
+    def no_app(*args: object, **kwargs: object) -> int:
+        raise AssertionError("the app was opened on a folder that takes no records")
+
+    monkeypatch.setattr(connect_cli, "open_app", no_app)
+    with ServerThread(opponent="chototsu", games=1) as server:
+        with pytest.raises(SystemExit) as exit_info:
+            connect(["--port", str(server.ports[0]), "--as", player, "--save", "/proc/nope"])
+        assert server.server is not None and server.server.games == []
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert err == "nashplay connect: error: --save: cannot write records in '/proc/nope': No such file or directory\n"
+
+
+def test_a_default_folder_that_cannot_be_written_is_said_once_and_play_goes_on(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No --save, and the state folder cannot take the contest/ folder (a file is in its way: read-only even for
+    root): said once, and the games are played without records."""
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("")
+    monkeypatch.setenv("NASHPLAY_STATE_DIR", str(blocked))
+    with ServerThread(opponent="chototsu", games=2) as server:
+        code = connect(["--port", str(server.ports[0]), "--as", "random", "--games", "2", "--json"])
+        server.wait_games(2)
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    warnings = [line for line in err.splitlines() if "not be saved" in line]
+    assert warnings == [
+        f"nashplay connect: game records will not be saved: cannot write in {blocked / 'contest'}: Not a directory"
+    ]
+    assert "records in" not in err and "records not saved" in err
+    assert len([line for line in err.splitlines() if line.startswith("game ")]) == 2
+    summary = json.loads(out)
+    assert summary["games"] == 2 and summary["records"] is None
+
+
+def test_a_record_that_cannot_be_saved_is_said_in_its_games_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The folder was fine at the start and the disk fills up: the game's line says its record was not saved."""
+
+    def disk_full(self: Record, path: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(Record, "save", disk_full)
+    with ServerThread(opponent="chototsu", games=1) as server:
+        code = connect(["--port", str(server.ports[0]), "--as", "random", "--save", str(tmp_path)])
+        server.wait_games(1)
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    [line] = [line for line in out.splitlines() if line.startswith("game 1:")]
+    assert line.endswith(f"[the record could not be saved in {tmp_path}]")

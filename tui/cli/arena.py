@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -14,6 +13,7 @@ from typing import TYPE_CHECKING, NoReturn
 from core.errors import quoted
 from core.games import GAME_TYPES, game_type, load_game
 from core.impartial import parse_heaps, parse_rule
+from core.record import prepare_record_folder
 from solvers.catalogue import PLAYERS, players_for
 from tui.cli.common import real_number, seed_number, whole_number
 from tui.config import (
@@ -131,9 +131,7 @@ def check_save_dir(folder: str) -> str | None:
     """Why records cannot be written in ``folder`` (made if missing), or ``None``: asked before the first game, so
     that a match does not play on (or fail after its games) towards a folder it cannot write."""
     try:
-        Path(folder).mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryFile(dir=folder):
-            pass
+        prepare_record_folder(Path(folder))
     except OSError as error:
         return f"--save: cannot write records in {quoted(folder)}: {error.strerror or error}"
     return None

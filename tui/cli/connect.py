@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import json
 import math
 import random
@@ -24,7 +25,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from core.contest import DEFAULT_BUDGET, DEFAULT_PER_MOVE, DEFAULT_PLY_LIMIT, FIRST_PORT, parse_red_letters
-from core.errors import NotationError
+from core.errors import NotationError, quoted
+from core.record import prepare_record_folder
 from solvers.catalogue import make_player, players_for, strongest
 from solvers.stats import wilson
 from tui.arguments import seed_number
@@ -207,12 +209,38 @@ def check_args(args: argparse.Namespace, parser: argparse.ArgumentParser) -> str
         parser.exit(2, f"nashplay connect: error: {message}\n")
 
     # The numbers were bounded by their argparse types.
-    if args.setup.lower() == "random":
-        return None
+    letters = None
+    if args.setup.lower() != "random":
+        try:
+            letters = parse_red_letters(args.setup)
+        except NotationError as error:
+            fail(f"--setup: {error}")
+    # Asked before the first game, as arena does: a folder named on purpose that takes no records is a mistake to
+    # fix now, not games played for nothing (play_game would save nowhere, and say nothing).
+    if args.save is not None:
+        try:
+            prepare_record_folder(Path(args.save).expanduser())
+        except OSError as error:
+            fail(f"--save: cannot write records in {quoted(args.save)}: {error.strerror or error}")
+    return letters
+
+
+def save_dir_for(args: argparse.Namespace) -> Path | None:
+    """Where the records go: ``--save`` (checked by ``check_args``), else the state folder's ``contest/``; ``None``
+    when that cannot take them, which is said once on stderr (the games are worth playing all the same)."""
+    if args.save is not None:
+        return Path(args.save).expanduser()
+    folder = _default_save_dir()
     try:
-        return parse_red_letters(args.setup)
-    except NotationError as error:
-        fail(f"--setup: {error}")
+        prepare_record_folder(folder)
+    except OSError as error:
+        print(
+            f"nashplay connect: game records will not be saved: cannot write in {folder}: {error.strerror or error}",
+            file=sys.stderr,
+            flush=True,
+        )
+        return None
+    return folder
 
 
 def player_factory(name: str) -> Callable[[], Any]:
@@ -252,11 +280,14 @@ def run_human(args: argparse.Namespace) -> int:
     """The app on the server game; says where the records are once the app has gone."""
     from tui.app import StartRequest
 
-    config = config_from_args(args)
+    save_dir = save_dir_for(args)  # None: the screen says of each game that its record could not be saved
+    config = dataclasses.replace(config_from_args(args), save_dir=save_dir)
     code = open_app(StartRequest("server", server=config), args)
-    if config.save_dir is not None:
-        # Said after the app has gone: the screen showed each record's path, the terminal keeps where they all are.
-        print(f"nashplay connect: game records are in {config.save_dir}")
+    # Said after the app has gone: the screen showed each record's path, the terminal keeps where they all are.
+    if save_dir is not None:
+        print(f"nashplay connect: game records are in {save_dir}")
+    else:
+        print("nashplay connect: game records were not saved (see above)")
     return code
 
 
@@ -271,10 +302,10 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     except ValueError as error:
         parser.exit(2, f"nashplay connect: error: {error}\n")
     tally = Tally()
-    save_dir = Path(args.save) if args.save else _default_save_dir()
+    save_dir = save_dir_for(args)
     print(
         f"nashplay connect: {args.games} game{'s' if args.games != 1 else ''} as {args.player} on "
-        f"{args.host}:{args.port}; records in {save_dir}",
+        f"{args.host}:{args.port}; {_records_in(save_dir)}",
         file=sys.stderr,
         flush=True,
     )
@@ -301,6 +332,10 @@ def _default_save_dir() -> Path:
     return state_dir() / "contest"
 
 
+def _records_in(save_dir: Path | None) -> str:
+    return f"records in {save_dir}" if save_dir is not None else "records not saved"
+
+
 @dataclass
 class Tally:
     """Results so far, kept outside the event loop so that an interrupted run still prints its summary."""
@@ -322,7 +357,7 @@ class Tally:
         path = self.stopped_record
         return f"; the record of the game in progress is saved in {path}" if path is not None else ""
 
-    def summary(self, args: argparse.Namespace, save_dir: Path) -> dict[str, Any]:
+    def summary(self, args: argparse.Namespace, save_dir: Path | None) -> dict[str, Any]:
         finished = sum(self.counts.values())
         low, high = wilson(self.counts["won"], finished)
         return {
@@ -334,10 +369,10 @@ class Tally:
             "win_rate": self.counts["won"] / finished if finished else None,
             "win_rate_95": [round(low, 4), round(high, 4)],
             "player": args.player,
-            "records": str(save_dir),
+            "records": str(save_dir) if save_dir is not None else None,
         }
 
-    def print(self, args: argparse.Namespace, save_dir: Path) -> None:
+    def print(self, args: argparse.Namespace, save_dir: Path | None) -> None:
         summary = self.summary(args, save_dir)
         if args.json:
             print(json.dumps(summary))
@@ -347,7 +382,7 @@ class Tally:
         print(
             f"{self.played} games as {args.player}: {summary['wins']} wins, {summary['draws']} draws, "
             f"{summary['losses']} losses, {self.errors} errors; win rate {rate} (95% Wilson interval "
-            f"{low:.1%} - {high:.1%}); records in {save_dir}"
+            f"{low:.1%} - {high:.1%}); {_records_in(save_dir)}"
         )
 
 
@@ -425,7 +460,7 @@ class _Reporter:
 
 
 async def _headless(
-    args: argparse.Namespace, factory: Callable[[], Any], letters: str | None, save_dir: Path, tally: Tally
+    args: argparse.Namespace, factory: Callable[[], Any], letters: str | None, save_dir: Path | None, tally: Tally
 ) -> None:
     """Game after game: a fresh player and a fresh connection each time; a failed game is counted and reported,
     and play goes on (the server starts the next game), unless the server cannot be reached at all or
@@ -474,6 +509,9 @@ async def _headless(
         tally.failed_in_a_row = 0
         tally.played += 1
         tally.counts[result.result] += 1
-        where = f" [{result.record_path}]" if result.record_path else ""
+        if result.record_path is not None:
+            where = f" [{result.record_path}]"
+        else:  # play_game could not write it (a full disk, a folder removed since the start): not in silence
+            where = f" [the record could not be saved in {save_dir}]" if save_dir is not None else ""
         note = f" (note: {result.note})" if result.note else ""
         print(f"game {number}: {result.summary}{note}{where}", file=out, flush=True)
