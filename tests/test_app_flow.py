@@ -18,6 +18,7 @@ import pytest
 from pilot_helpers import first_move, play_app, run, settle, type_move, view_of
 from textual.command import CommandPalette
 from textual.widgets import Input, OptionList
+from unprivileged import call_unprivileged, make_read_only, shared_folder
 
 from core.game import Side
 from core.geister import Colour, variant_by_name
@@ -432,6 +433,55 @@ def test_a_state_folder_that_cannot_be_read_leaves_the_menu_working(
             assert not isinstance(app.screen, MenuScreen)
 
     run(test)
+
+
+def resume_from_a_read_only_state_folder(state: Path) -> None:
+    """As a user bound by permissions (``call_unprivileged``): the state folder and its save are read-only."""
+    if os.access(state / "games", os.W_OK):
+        pytest.skip("file permissions are not enforced for this user")
+    [saved] = saved_slots(state)
+    secret = saved.with_suffix(".secret")
+    before = (saved.read_text(), secret.read_text())
+
+    async def test() -> None:
+        app = NashplayApp(ai_delay=0, saves=SaveStore(state))
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, MenuScreen)
+            assert resume_options(app)[0][0] == f"resume:{saved.stem}"
+            await pilot.press("enter")
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, GameScreen), notifications(app)
+            assert len(screen.session.state.moves()) == 2
+            await type_move(app, pilot, "b2-a2")
+            if not screen.session.is_over:
+                await type_move(app, pilot, screen.session.view().legal_moves()[0].to_text())
+            assert len(screen.session.state.moves()) >= 4
+            [said] = said_once(app)
+            assert "will not be saved" in said and "Permission denied" in said, said
+
+    run(test)
+    assert (saved.read_text(), secret.read_text()) == before
+    assert [slot.id for slot in SaveStore(state).unfinished()] == [saved.stem]
+
+
+def test_a_read_only_state_folder_with_a_save_present_resumes_it_unsaved() -> None:
+    """Issue 15: a read-only state folder with a save in it. The app starts, offers the save and resumes it; the
+    user is told once that the game's new moves are not saved; the save itself stays as it was, to resume again.
+    (Resuming used to fail: the lock file could not be opened for writing.)"""
+    with shared_folder() as folder:
+        state = folder / "state"
+
+        async def save_a_game() -> None:
+            first = play_app(saves=SaveStore(state))
+            async with first.run_test(size=SIZE) as pilot:
+                await pilot.pause()
+                await first_move(first, pilot)
+
+        run(save_a_game)
+        make_read_only(state)
+        call_unprivileged(resume_from_a_read_only_state_folder, state)
 
 
 def test_the_menu_says_how_many_unfinished_games_it_does_not_list(state_dir: Path) -> None:

@@ -231,6 +231,11 @@ class NashplayApp(App[None]):
             self._set_aside(slot, f"The saved game could not be resumed ({_first_line(error)}).")
             self._refill_menu()
             return
+        try:
+            self.saves.check_writable()
+        except SaveFolderError as error:
+            # Said now, not at the first move: the game is resumed all the same, from its save, which stays as it is.
+            self.report_save_problem(f"{error}: the game goes on, but its new moves will not be saved.")
         game_screen = load_screen(game_entry(session.config.variant).play_screen)
         self._show(game_screen(session.config, session, slot=slot))
 

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import IO
 
 from core.errors import RecordError, clipped
-from core.record import Record, write_text_atomically
+from core.record import Record, prepare_record_folder, write_text_atomically
 
 try:  # POSIX; elsewhere games are not locked (two instances could then both resume one game)
     import fcntl
@@ -56,6 +56,9 @@ class SaveSlot:
         self.secret_path = folder / f"{slot_id}.secret"
         self.lock_path = folder / f"{slot_id}.lock"
         self._lock: IO[bytes] | None = None
+        #: Claimed without a lock: the folder is read-only and holds no lock file, so no process can lock the game
+        #: (and none can write over it either).
+        self._unlockable = False
 
     def __repr__(self) -> str:
         return f"SaveSlot({str(self.path)!r})"
@@ -64,10 +67,13 @@ class SaveSlot:
 
     def claim(self) -> bool:
         """Take the slot for this process; False when another process (another nashplay) holds it."""
-        if self._lock is not None:
+        if self.claimed:
             return True
         self.folder.mkdir(parents=True, exist_ok=True)
-        lock = self.lock_path.open("ab")
+        lock = self._open_lock()
+        if lock is None:
+            self._unlockable = True
+            return True
         if fcntl is not None:
             try:
                 fcntl.flock(lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -83,25 +89,41 @@ class SaveSlot:
         if self._lock is not None:
             self._lock.close()  # closing the descriptor drops the flock
             self._lock = None
+        self._unlockable = False
 
     @property
     def claimed(self) -> bool:
-        return self._lock is not None
+        return self._lock is not None or self._unlockable
 
     def in_use_elsewhere(self) -> bool:
         """Whether another process holds the slot (checked by taking and dropping the lock)."""
-        if self._lock is not None or fcntl is None:
+        if self.claimed or fcntl is None:
             return False
         try:
-            with self.lock_path.open("ab") as lock:
-                try:
-                    fcntl.flock(lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-                except OSError:
-                    return True
-                fcntl.flock(lock.fileno(), fcntl.LOCK_UN)
+            lock = self._open_lock()
         except OSError:
             return False  # a lock file we cannot open: nobody can hold it either
+        if lock is None:
+            return False
+        with lock:
+            try:
+                fcntl.flock(lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                return True
+            fcntl.flock(lock.fileno(), fcntl.LOCK_UN)
         return False
+
+    def _open_lock(self) -> IO[bytes] | None:
+        """The lock file, open (made if missing); ``None`` when it is missing and cannot be made. In a read-only
+        state folder the lock file is opened for reading, which ``flock`` takes as well: the saved game can still
+        be resumed (unsaved from there on), and two nashplays still do not both play it."""
+        try:
+            return self.lock_path.open("ab")
+        except OSError:
+            try:
+                return self.lock_path.open("rb")
+            except FileNotFoundError:
+                return None
 
     # ---- the game
 
@@ -218,6 +240,13 @@ class SaveStore:
         free = [slot for slot in slots if not slot.in_use_elsewhere()]
         self.unlisted = max(0, len(free) - MAX_LISTED)
         return free[:MAX_LISTED]
+
+    def check_writable(self) -> None:
+        """Raises ``SaveFolderError`` when games cannot be saved in the folder (read-only, full, not a folder)."""
+        try:
+            prepare_record_folder(self.folder)
+        except OSError as error:
+            raise SaveFolderError(f"games cannot be saved in {self.folder} ({error.strerror or error})") from None
 
     def _adopt_legacy(self) -> None:
         """Saves of older versions become slots (their records still hold both set-ups until the next save)."""
