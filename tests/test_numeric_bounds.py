@@ -10,6 +10,8 @@ import select
 import signal
 import subprocess
 import sys
+import time
+import tracemalloc
 from pathlib import Path
 from typing import Any
 
@@ -328,3 +330,34 @@ def test_sigint_during_a_tcg_solve_exits_130_without_a_traceback() -> None:
     assert process.returncode == 130, err
     assert "nashplay: interrupted" in err and "Traceback" not in err
     assert out == ""
+
+
+# --------------------------------------------------------------------------------------------------- positions
+
+DIGIT_BOMB = "99999999999/4/4/4 1"  # a rank of a hundred billion empty squares
+
+
+@pytest.mark.parametrize("command", ["solve", "replay"])
+def test_a_digit_bomb_position_is_refused_in_one_line_at_once(
+    command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``solve mini-geister --position`` and ``replay`` of a record whose [Start] holds the position: refused before
+    a board is built from it (quickly, in little memory), in one line, with the reason."""
+    monkeypatch.setattr("tui.app.NashplayApp.run", not_called)
+    if command == "solve":
+        argv = ["solve", "mini-geister", "--position", DIGIT_BOMB]
+    else:
+        record = tmp_path / "bomb.ngr"
+        record.write_text(f'[Game "mini-geister"]\n[Start "{DIGIT_BOMB}"]\n\n*\n')
+        argv = ["replay", str(record)]
+    tracemalloc.start()
+    started = time.perf_counter()
+    try:
+        err = refused(argv, capsys)
+    finally:
+        elapsed = time.perf_counter() - started
+        _, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+    assert err.startswith(f"nashplay {command}")
+    assert f"rank 4 of '{DIGIT_BOMB}' covers more than 26 squares" in err
+    assert elapsed < 10 and peak < 64 * 2**20, (elapsed, peak)
