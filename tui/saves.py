@@ -218,7 +218,7 @@ class SaveStore:
     def new_slot(self) -> SaveSlot:
         """A slot of its own for a game that starts now (unique even for two processes starting in one second)."""
         stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(self._clock()))
-        return SaveSlot(self.folder, f"{stamp}-{os.getpid()}-{secrets.token_hex(3)}")
+        return SaveSlot(self.folder, f"{stamp}-{os.getpid()}-{secrets.token_hex(6)}")
 
     def slot(self, slot_id: str) -> SaveSlot:
         if "/" in slot_id or slot_id.startswith("."):
