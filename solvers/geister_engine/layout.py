@@ -83,3 +83,9 @@ def move_src(move: int) -> int:
 
 def move_dst(move: int) -> int:
     return move >> SQUARE_BITS & SQUARE_MASK
+
+
+# ---- search values
+#: A won game scores ``MATE - plies`` (for the searching side); anything above ``MATE - 1000`` is a proven result.
+#: Here, with no numba, so that readers of search values (the advice) need not load the compiler.
+MATE = 1_000_000

@@ -40,6 +40,7 @@ from solvers.geister_engine.layout import (
     ESCAPED,
     HASH,
     KINDS,
+    MATE,
     MAX_MOVES,
     NONE,
     OCC0,
@@ -71,8 +72,6 @@ __all__ = [
 
 Ints = npt.NDArray[np.int64]
 
-#: A won game scores ``MATE - plies``; anything above ``MATE - MAX_PLY`` is a proven result.
-MATE = 1_000_000
 INF = 2_000_000
 #: Deepest ply a search reaches (the depth plus the extensions).
 MAX_PLY = 64
