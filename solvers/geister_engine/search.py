@@ -485,8 +485,16 @@ def _negamax(
     if threatened and depth <= 0 and extension < c[C_MAX_EXTENSION]:
         depth = 1
         extension += 1
-    if (depth <= 0 or ply >= MAX_PLY - 1) and escape == 0:
-        return sign * _evaluate(s, t, c, w, prob)
+    if depth <= 0 or ply >= MAX_PLY - 1:
+        if escape == 0:
+            return sign * _evaluate(s, t, c, w, prob)
+        # A piece that may escape is searched one ply more, on the same extension budget as the threats: without a
+        # bound, a piece standing on its exit made every one of its side's nodes search on (160,000 nodes for a
+        # depth-1 search, measured). Past the budget, the escape is weighed against the static value.
+        if extension >= c[C_MAX_EXTENSION] or ply >= MAX_PLY - 1:
+            return _weigh(MATE - ply - 1, sign * _evaluate(s, t, c, w, prob), escape)
+        depth = 1
+        extension += 1
     flags = int(c[C_FLAGS])
     use_table = (flags & NO_TABLE) == 0
     key = int(s[HASH]) ^ int(c[C_SALT])
