@@ -1,88 +1,158 @@
-"""The live advice panel's words for the search's values: a forced result reads as one (a win or loss in so many
-plies, or a chance of one), never as a score; and what the strongest Geister AI reports reaches the panel whole."""
+"""The Geister advice: forced results first and in words (an escape now, a capture that stops one, a capture that may
+lose at once, a proven win), the user's chance to win for every move, and the panel and the board that show it.
+
+Searches run at fixed depths (``Limit(iterations=...)``): nothing here depends on speed."""
 
 from __future__ import annotations
 
 import random
 
 import pytest
+from pilot_helpers import run
+from textual.app import App, ComposeResult
 
-from core.geister import GeisterState
+from core.game import Side
+from core.geister import VARIANTS, GeisterState
+from core.notation import Move, Square
 from solvers import purple
-from solvers.catalogue import STRONGEST, make_player
+from solvers.advice import Advice
+from solvers.advice import geister as advice_geister
+from solvers.advice.geister import analyse, chance_of, features, forced_moves
 from solvers.geister_engine import search as sr
 from solvers.players import Limit
-from solvers.purple import SearchReport
-from tui.widgets import search_advice
-from tui.widgets.search_advice import SearchAdvicePanel, describe_value, relative_value
+from tui.theme import ASCII
+from tui.widgets.board import Board
+from tui.widgets.search_advice import SearchAdvicePanel, outcome_words
 
 
-def test_the_panel_scale_is_the_engines() -> None:
-    assert search_advice.MATE == sr.MATE and search_advice.DECIDED == purple.DECIDED
+def test_the_advice_scale_is_the_engines() -> None:
+    assert advice_geister.DECIDED == purple.DECIDED
     # No evaluation comes near the "decided" threshold. The evaluation's largest terms: 8 pieces a side, each
     # counted by every per-piece weight at a distance of at most 12 steps, and both races at once.
     w = [int(x) for x in sr.DEFAULT_WEIGHTS]
     per_piece = w[sr.W_BLUE] + w[sr.W_RED_TAKEN] + w[sr.W_CAPTURE_BLUE] + w[sr.W_CAPTURE_RED] + w[sr.W_DANGER_1]
     per_step = w[sr.W_RACE_FIRST] + w[sr.W_RACE] + w[sr.W_RED_ADVANCE] + w[sr.W_DANGER_FAR]
     bound = 8 * per_piece + 8 * 12 * per_step + 2 * w[sr.W_GUARD] + w[sr.W_RACE_WON] + w[sr.W_RACE_LOST]
-    assert bound < search_advice.DECIDED
+    assert bound < advice_geister.DECIDED
 
 
-@pytest.mark.parametrize(
-    ("value", "words"),
-    [
-        (sr.MATE - 1, "wins in 1 ply"),
-        (sr.MATE - 5, "wins in 5 plies"),
-        (-(sr.MATE - 2), "loses in 2 plies"),
-        (-300_000, "E(result) -0.30"),
-        (420_000, "E(result) +0.42"),
-        (1234, "+1.23"),
-        (-50, "-0.05"),
-        (0, "+0.00"),
-    ],
-)
-def test_values_in_words(value: int, words: str) -> None:
-    assert describe_value(value) == words
+def test_values_become_chances_to_win() -> None:
+    assert chance_of(sr.MATE - 3) == 1.0
+    assert chance_of(-(sr.MATE - 2)) == 0.0
+    # A chance node's expected result E (a win +1, a loss -1) is a chance of (1 + E) / 2.
+    assert chance_of(400_000) == pytest.approx(0.7)
+    assert chance_of(-300_000) == pytest.approx(0.35)
+    # A score needs the position; with it the chance rises with the score, and stays inside (0, 1).
+    view = GeisterState.from_setups(VARIANTS["geister"], "BRRBBRRB", "RBBRRBBR").view(Side.P1)
+    chances = [chance_of(score, view) for score in (-8000, -1000, 0, 1000, 8000)]
+    assert chances == sorted(chances) and all(0 < c < 1 for c in chances)
+    assert len(features(view, 0)) == len(advice_geister.CHANCE_WEIGHTS) == len(advice_geister.FEATURES)
 
 
-def test_ordinary_values_are_read_against_the_best_move() -> None:
-    assert relative_value(4030, 4030) == "best"
-    assert relative_value(3930, 4030) == "-0.10"
-    # Where the game may be decided, the words, never a difference.
-    assert relative_value(-300_000, 4030) == "E(result) -0.30"
-    assert relative_value(4030, sr.MATE - 3) == "+4.03"
-
-
-def test_a_held_back_capture_is_named() -> None:
-    # Player 2 has one red left; c2xc3 may take it, and another move risks nothing: the capture is not searched,
-    # and the panel says why it is missing.
-    report = strongest_report("4u1/5u/6/2u3/2B3/R1B3 1 BBRRRbbrrr 40")
-    text = str(SearchAdvicePanel.render_snapshot(report, "bayes"))
-    assert "Not played: c2-c3 (may take their last red" in text, text
-
-
-def strongest_report(position: str) -> SearchReport:
+def advice_for(position: str, depth: int = 3) -> Advice:
     state = GeisterState.from_position(position, "geister")
-    player = make_player(STRONGEST["geister"], "geister")
-    *_, final = player.analyse(state.view(state.to_move), Limit(iterations=3), random.Random(1))
-    assert isinstance(final, SearchReport)
+    *_, final = analyse(state.view(state.to_move), Limit(iterations=depth), random.Random(1))
     return final
 
 
-def test_a_win_in_one_is_suggested_and_said_first() -> None:
-    # Player 1's blue stands on a6, its exit: the escape wins now.
-    report = strongest_report("B5/6/2u3/6/1u2u1/1R2RB 1 - 10")
-    text = str(SearchAdvicePanel.render_snapshot(report, "bayes"))
-    assert "Suggested:  a6-out   wins in 1 ply" in text, text
-    first_move_line = next(line for line in text.splitlines() if line.startswith("  a"))
-    assert first_move_line.split()[:4] == ["a6-out", "wins", "in", "1"], text
+def test_a_win_in_one_is_suggested_and_listed_first() -> None:
+    """The defect: player 1's blue on a6 (its exit) and every move also winning later, so every move showed 100%
+    and the tie went to list order; ``a6-out`` hid under "... 8 more moves". The escape is suggested, first, and
+    says why."""
+    advice = advice_for("B5/6/2u3/6/1u2u1/1R2RB 1 - 10")
+    assert advice.best == "a6-out"
+    first = advice.moves[0]
+    assert (first.move, first.result, first.plies) == ("a6-out", "win", 1)
+    assert first.forced == "escapes now: a win"
+    assert (advice.result, advice.plies) == ("win", 1)
+    text = str(SearchAdvicePanel.render_advice(advice, "bayes", compact=True))
+    assert "You win in 1 ply (proven)" in text, text
+    assert "Suggested:  a6-out   escapes now: a win" in text, text
+    assert text.splitlines()[3].split()[:2] == ["<a6-out", "100%"], text
 
 
-def test_the_report_names_every_opponent_piece_with_its_chance_of_blue() -> None:
-    report = strongest_report("3uu1/1u2u1/6/1Bu3/2B3/R5 1 BBRRRrrr 30")
-    squares = {str(square) for square, _ in report.blue}
-    assert squares == {"d6", "e6", "b5", "e5", "c3"}
-    # Four blues and one red are left among the five: the chances add up to the count of blues.
-    assert sum(blue for _, blue in report.blue) == pytest.approx(4.0)
-    text = str(SearchAdvicePanel.render_snapshot(report, "bayes"))
+def test_a_capture_that_stops_an_escape_comes_first() -> None:
+    # Player 2's unknown piece stands on a1, its exit; player 1 can take it from a2.
+    advice = advice_for("6/1uuu2/6/6/R5/u1BB2 1 rr 20")
+    assert advice.moves[0].move == "a2-a1"
+    assert advice.moves[0].forced == "stops an escape: a1 may be blue"
+    assert advice.best == "a2-a1"
+    # Every other move lets a blue there escape: the search proves each a loss, and says so.
+    assert all(line.result == "loss" for line in advice.moves[1:])
+
+
+def test_a_capture_that_may_take_the_last_red_is_listed_as_a_loss_at_once() -> None:
+    # Player 2 has one red left; c2xc3 may take it. The search holds it back; the advice still lists it, last, and
+    # says why, and the panel shows it even when compact (a forced result is never summarised away).
+    advice = advice_for("4u1/5u/6/2u3/2B3/R1B3 1 BBRRRbbrrr 40")
+    line = next(line for line in advice.moves if line.move == "c2-c3")
+    assert line.forced == "loses at once if it is their last red"
+    assert advice.moves[-1] == line and advice.best != "c2-c3"
+    text = str(SearchAdvicePanel.render_advice(advice, "bayes", compact=True))
+    assert "c2-c3" in text and "loses at once if it is their last red" in text, text
+
+
+def test_forced_moves_are_read_off_the_position() -> None:
+    # Player 1's blue on a6 may escape; player 2's unknown piece on a1, its exit, may escape next unless taken (b1).
+    state = GeisterState.from_position("B5/6/2u3/6/1u2u1/uR3B 1 - 10", "geister")
+    view = state.view(Side.P1)
+    forced = forced_moves(view, frozenset(), frozenset())
+    assert forced == {
+        Move.parse("a6-out"): "escapes now: a win",
+        Move.parse("b1-a1"): "stops an escape: a1 may be blue",
+    }
+    # Once it is proven red (it stood there at its turn and stayed), it threatens nothing.
+    slot = next(p.slot for sq, p in view.pieces(Side.P2) if str(sq) == "a1")
+    assert Move.parse("b1-a1") not in forced_moves(view, frozenset(), frozenset({slot}))
+
+
+def test_the_chances_of_blue_come_with_the_advice_and_add_up_to_the_blues_left() -> None:
+    advice = advice_for("3uu1/1u2u1/6/1Bu3/2B3/R5 1 BBRRRrrr 30")
+    assert {square for square, _ in advice.blue} == {"d6", "e6", "b5", "e5", "c3"}
+    assert sum(blue for _, blue in advice.blue) == pytest.approx(4.0)
+    text = str(SearchAdvicePanel.render_advice(advice, "bayes"))
     assert "chance of blue" in text and "depth 3" in text and "nodes" in text
+    # Compact, they are on the board only.
+    assert "chance of blue" not in str(SearchAdvicePanel.render_advice(advice, "bayes", compact=True))
+
+
+def test_the_compact_panel_lists_fewer_moves_and_says_how_many_more() -> None:
+    advice = advice_for("3uu1/1u2u1/6/1Bu3/2B3/R5 1 BBRRRrrr 30")
+    full = str(SearchAdvicePanel.render_advice(advice, "bayes")).splitlines()
+    compact = str(SearchAdvicePanel.render_advice(advice, "bayes", compact=True)).splitlines()
+    assert len(compact) < len(full) <= 20
+    assert any("more moves" in line for line in compact)
+    assert "Your chance to win:" in compact[1]
+
+
+def test_outcome_words() -> None:
+    assert outcome_words("win", 1) == "wins in 1 ply"
+    assert outcome_words("loss", 4) == "loses in 4 plies"
+    assert outcome_words(None, None) == ""
+
+
+def test_the_board_marks_the_hint_and_the_chances_of_blue() -> None:
+    """Shapes, not colour: the hint's squares carry ``o`` (from) and ``@`` (to) in ASCII, and an unknown piece its
+    chance of blue in tenths (``?7``)."""
+
+    class BoardApp(App[None]):
+        def compose(self) -> ComposeResult:
+            yield Board(ASCII, id="board")
+
+    async def test() -> None:
+        app = BoardApp()
+        async with app.run_test(size=(60, 20)) as pilot:
+            board = app.query_one("#board", Board)
+            board.view = GeisterState.from_setups(VARIANTS["geister"], "BRRBBRRB", "RBBRRBBR").view(Side.P1)
+            board.hint = Move.parse("b2-b3")
+            board.blue_chances = ((Square.parse("c5"), 0.74), (Square.parse("d5"), 0.05))
+            await pilot.pause()
+            lines = str(board.render()).splitlines()
+            rank = {line[:3]: i for i, line in enumerate(lines) if line[:3].strip()}
+            assert "?7" in lines[rank[" 5 "]] and "?0" in lines[rank[" 5 "]]
+            assert "@" in lines[rank[" 3 "] + 1] and "o" in lines[rank[" 2 "] + 1]
+            board.hint = None
+            await pilot.pause()
+            assert "@" not in str(board.render())
+
+    run(test)

@@ -125,6 +125,15 @@ class NashplayApp(App[None]):
     def search_advice(self, value: bool) -> None:
         self.settings.set("search_advice", value)
 
+    @property
+    def hint(self) -> bool:
+        """The suggested move marked on the Geister board (``H``)."""
+        return self.settings.get("hint")
+
+    @hint.setter
+    def hint(self, value: bool) -> None:
+        self.settings.set("hint", value)
+
     # ---- start-up
 
     def get_theme_variable_defaults(self) -> dict[str, str]:

@@ -31,11 +31,8 @@ from solvers.catalogue import make_player
 from solvers.players import Limit
 
 if TYPE_CHECKING:
-    from solvers.montecarlo import Analysis
+    from solvers.advice import Advice
     from solvers.purple import SearchReport
-
-    #: What the advice search sends the app: a Monte Carlo snapshot, or an alpha-beta iteration's report.
-    Snapshot = Analysis | SearchReport
 
 
 class SearchProcess:
@@ -115,9 +112,9 @@ def watch_parent(parent: int) -> None:
 @dataclass
 class _Child:
     players: dict[str, Any]
-    search: Iterator[Snapshot] | None = None
+    search: Iterator[SearchReport] | None = None
     search_key: tuple[str, str, int] | None = None
-    latest: Snapshot | None = None
+    latest: SearchReport | None = None
 
 
 _CHILD = _Child({})
@@ -154,29 +151,33 @@ def choose_in_child(name: str, game: str, view: GeisterView, seconds: float, see
     return action
 
 
-def advise_in_child(name: str, game: str, view: GeisterView, slice_seconds: float, budget: float) -> Snapshot | None:
-    """Advance the advice search for ``view`` by ``slice_seconds`` and return its latest snapshot.
+def advise_in_child(name: str, game: str, view: GeisterView, slice_seconds: float, budget: float) -> Advice | None:
+    """Advance the advice search for ``view`` by ``slice_seconds`` and return its latest advice (``solvers.advice``).
 
-    The same position continues the running search; another position starts a new one (with ``budget`` seconds
-    in all). Returns ``None`` when there is nothing to advise (not the viewer's turn).
+    ``name`` is an alpha-beta player (``solvers.purple``'s reports: the catalogue's strongest Geister player). The
+    same position continues the running search; another position starts a new one (with ``budget`` seconds in
+    all). Returns ``None`` when there is nothing to advise (not the viewer's turn).
     """
+    from solvers.advice.geister import advise
+
     if not view.my_turn:
         return None
     key = (game, view.position(), len(view.moves))
     if _CHILD.search_key != key or _CHILD.search is None:
         player = _player(name, view.variant.name, game + "/advice")
-        if hasattr(player, "exact"):
-            player.exact = True  # the advice lists every move's value: exact ones, not bounds
-            player.slice_seconds = slice_seconds  # a report every slice, even inside a deep iteration
+        player.exact = True  # the advice lists every move's value: exact ones, not bounds
+        player.slice_seconds = slice_seconds  # a report every slice, even inside a deep iteration
         _CHILD.search = iter(player.analyse(view, Limit(time=budget), random.Random(len(view.moves))))
         _CHILD.search_key = key
         _CHILD.latest = None
     deadline = time.monotonic() + slice_seconds
-    for analysis in _CHILD.search:
-        _CHILD.latest = analysis
-        if analysis.final or time.monotonic() >= deadline:
+    for report in _CHILD.search:
+        _CHILD.latest = report
+        if report.final or time.monotonic() >= deadline:
             break
-    return _CHILD.latest
+    if _CHILD.latest is None:
+        return None
+    return advise(view, _CHILD.latest, f"{name}, depth {_CHILD.latest.depth}")
 
 
 # ---------------------------------------------------------------------------------------------- in the app

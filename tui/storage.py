@@ -37,6 +37,7 @@ class Settings:
         "footstep_advice": True,
         "mini_geister_advice": True,
         "search_advice": False,
+        "hint": False,
     }
 
     def __init__(self, path: Path | None = None) -> None:

@@ -104,6 +104,12 @@ class Glyphs:
     cursor_right: str
     selected_left: str
     selected_right: str
+    #: The suggested move (``H``): its from and to squares.
+    hint_from: str
+    hint_to: str
+    #: The evaluation bar: filled and empty cells.
+    bar_full: str
+    bar_empty: str
 
 
 UNICODE = Glyphs(
@@ -116,6 +122,10 @@ UNICODE = Glyphs(
     cursor_right="]",
     selected_left="‹",
     selected_right="›",
+    hint_from="○",
+    hint_to="●",
+    bar_full="█",
+    bar_empty="░",
 )
 
 ASCII = Glyphs(
@@ -128,6 +138,10 @@ ASCII = Glyphs(
     cursor_right="]",
     selected_left="<",
     selected_right=">",
+    hint_from="o",
+    hint_to="@",
+    bar_full="#",
+    bar_empty=".",
 )
 
 

@@ -30,6 +30,7 @@ class AppServices(Protocol):
     footstep_advice: bool
     mini_geister_advice: bool
     search_advice: bool
+    hint: bool
 
     def describe_saved_games(self) -> list[tuple[str, str]]: ...
 

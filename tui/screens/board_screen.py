@@ -3,8 +3,11 @@
 
 Both draw one player's view on the ``Board`` widget and take moves from it, from the move field (``:``) or from a
 paste; both show the captured pieces, a legend, one message line, a note when the terminal is too small, and the
-live search advice (a search AI in a separate process advising the user on their turn). The rules stay in
-``core``: each screen decides what a chosen move means (``play``).
+live search advice (a search AI in a separate process advising the user on their turn): the panel (``a``), the
+suggested move marked on the board (``H``), each unknown piece's chance of blue on the board, and the evaluation
+bar beside it, all from the same ``Advice`` as it improves. Below 100x30 the screen is compact: it drops detail
+(the legend, the panel's longer lines) instead of wrapping. The rules stay in ``core``: each screen decides what a
+chosen move means (``play``).
 """
 
 from __future__ import annotations
@@ -14,21 +17,25 @@ from typing import TYPE_CHECKING, ClassVar
 from rich.text import Text
 from textual import events, on, work
 from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
 from textual.message import Message
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 from textual.worker import get_current_worker
 
 from core.errors import NotationError
 from core.game import Side
 from core.geister import Colour, GeisterView, Piece
-from core.notation import Move
+from core.notation import Move, Square
 from solvers.catalogue import STRONGEST
 from tui.screens.base import NashplayScreen
 from tui.widgets.board import Board
+from tui.widgets.eval_bar import EvalBar
+from tui.widgets.footer import NashplayFooter
 from tui.widgets.search_advice import SearchAdvicePanel
 
 if TYPE_CHECKING:
-    from tui.search_process import Snapshot
+    from solvers.advice import Advice
 
 
 def piece_letters(pieces: list[Piece], viewer: Side, palette: dict[str, str]) -> Text:
@@ -54,14 +61,21 @@ class BoardScreen(NashplayScreen):
     class SearchReport(Message):
         """A slice of the live advice search, for the position at ``version`` (``note``: why there is none)."""
 
-        def __init__(self, analysis: Snapshot | None, version: int, note: str) -> None:
+        def __init__(self, advice: Advice | None, version: int, note: str) -> None:
             super().__init__()
-            self.analysis = analysis
+            self.advice = advice
             self.version = version
             self.note = note
 
+    BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
+        # Not ``h``: hjkl move the cursor.
+        Binding("H", "toggle_hint", "Hint"),
+    ]
+
     #: The smallest terminal the screen lays out in; smaller gets a message instead of a broken board.
     MIN_SIZE: ClassVar[tuple[int, int]] = (64, 20)
+    #: Below this the screen is compact (``-compact``): detail is dropped so that nothing wraps or falls off.
+    COMPACT_BELOW: ClassVar[tuple[int, int]] = (100, 30)
     #: The search AI the live advice runs: the catalogue's strongest for Geister (it also estimates the opponent's
     #: colours).
     ADVICE_ENGINE = STRONGEST["geister"]
@@ -74,6 +88,9 @@ class BoardScreen(NashplayScreen):
         super().__init__()
         self.message_text = ""
         self._advice_warmed = False
+        #: The latest advice for the position shown (``None``: none yet, or none for this position).
+        self.advice: Advice | None = None
+        self._advice_note = ""
 
     # ---- what subclasses decide
 
@@ -97,17 +114,25 @@ class BoardScreen(NashplayScreen):
         field.display = False
         yield field
         yield Static(id="too-small")
-        yield Footer()
+        yield NashplayFooter()
 
     # ---- size
 
     def on_resize(self) -> None:
         self._check_size()
 
+    @property
+    def compact(self) -> bool:
+        width, height = self.app.size
+        return width < self.COMPACT_BELOW[0] or height < self.COMPACT_BELOW[1]
+
     def _check_size(self) -> None:
         width, height = self.app.size
         too_small = width < self.MIN_SIZE[0] or height < self.MIN_SIZE[1]
         self.set_class(too_small, "-too-small")
+        if self.compact != self.has_class("-compact"):
+            self.set_class(self.compact, "-compact")
+            self._show_advice()
         if too_small:
             self.query_one("#too-small", Static).update(
                 f"The terminal is {width}x{height}; the board needs at least {self.MIN_SIZE[0]}x{self.MIN_SIZE[1]}.\n"
@@ -124,7 +149,9 @@ class BoardScreen(NashplayScreen):
         text.append_text(piece_letters(view.captured_of(me), me, self.app.theme_variables))
         if view.outcome is None:
             blue, red = view.remaining(them, Colour.BLUE), view.remaining(them, Colour.RED)
-            text.append(f"\nTheir pieces left: {blue} blue, {red} red (which is which is hidden)")
+            text.append(f"\nTheir pieces left: {blue} blue, {red} red")
+            if not self.compact:
+                text.append(" (which is which is hidden)")
         return text
 
     def _legend(self) -> Text:
@@ -136,6 +163,8 @@ class BoardScreen(NashplayScreen):
             (f"{g.own_exit} {g.opponent_exit}", "your exits / theirs"),
             (f"{g.last_from} {g.last_to}", "last move: from / to"),
             (f"{g.cursor_left} {g.cursor_right}", f"cursor   {g.selected_left} {g.selected_right} picked piece"),
+            (f"{g.hint_from} {g.hint_to}", "hint (H): suggested from / to"),
+            (f"{g.unknown}7", "their piece, 70-79% likely blue"),
         )
         return Text("\n".join(f"{mark:<5} {meaning}" for mark, meaning in rows), style="dim", end="")
 
@@ -195,19 +224,61 @@ class BoardScreen(NashplayScreen):
 
     # ---- live search advice
 
+    def compose_board(self) -> ComposeResult:
+        """The evaluation bar and the board, side by side."""
+        with Horizontal(id="board-row"):
+            yield EvalBar(self.glyphs, id="eval-bar")
+            yield Board(self.glyphs, id="board")
+
     def update_search_advice(self, shown: bool, view: GeisterView | None, game: str, version: int, why: str) -> None:
-        """Show or hide the advice panel; search ``view`` (the user's turn) for ``game`` at ``version``, or, with no
-        view, say ``why`` there is nothing to search now. A new call replaces the running search."""
+        """Show or hide the advice panel (``shown``); search ``view`` (the user's turn) for ``game`` at ``version``
+        while the panel or the hint is on, or, with no view, say ``why`` there is nothing to search now. A new call
+        replaces the running search."""
         panel = self.query_one("#search-advice", SearchAdvicePanel)
         panel.display = shown
-        if not shown or view is None:
+        searching = shown or self.nashplay.hint
+        self.query_one("#eval-bar", EvalBar).display = searching
+        self.advice = None
+        if not searching or view is None:
             self.workers.cancel_group(self, "search-advice")
-            if shown:
-                panel.show(None, self.ADVICE_ENGINE, f"Searches on your turn ({why})")
+            self._advice_note = f"Searches on your turn ({why})"
+            self._show_advice()
+            if searching:
                 self._warm_advice(game)
             return
-        panel.show(None, self.ADVICE_ENGINE, "Starting the search in a background process...")
+        self._advice_note = "Starting the search in a background process..."
+        self._show_advice()
         self.search_advice(view, game, version)
+
+    def _show_advice(self) -> None:
+        """Draw the latest advice everywhere it shows: the panel, the hint, the chances of blue, the bar."""
+        advice = self.advice
+        self.query_one("#search-advice", SearchAdvicePanel).show(
+            advice, self.ADVICE_ENGINE, self._advice_note, self.compact
+        )
+        board = self.query_one("#board", Board)
+        hint = None
+        if advice is not None and self.nashplay.hint:
+            hint = Move.parse(advice.best)
+        board.hint = hint
+        board.blue_chances = () if advice is None else tuple((Square.parse(sq), p) for sq, p in advice.blue)
+        bar = self.query_one("#eval-bar", EvalBar)
+        if advice is None:
+            bar.show(None, "")
+        elif advice.result is not None:
+            bar.show(1.0 if advice.result == "win" else 0.0 if advice.result == "loss" else 0.5, _short(advice))
+        else:
+            bar.show(advice.value, "" if advice.value is None else f"{advice.value * 100:.0f}%")
+
+    def action_toggle_hint(self) -> None:
+        """Mark the suggested move on the board (the advice search runs while the hint is on)."""
+        self.nashplay.hint = not self.nashplay.hint
+        self.refresh_advice()
+        self.say("Hint on: the suggested move is marked on the board" if self.nashplay.hint else "Hint off")
+
+    def refresh_advice(self) -> None:
+        """Re-run what decides the advice (each screen knows its game): after the hint or the panel is toggled."""
+        raise NotImplementedError
 
     def _warm_advice(self, game: str) -> None:
         """Ready the advice's player in its process while the user waits for their turn (once per screen), so that
@@ -231,19 +302,28 @@ class BoardScreen(NashplayScreen):
                 future = advice_process().submit(
                     advise_in_child, self.ADVICE_ENGINE, game, view, self.ADVICE_SLICE, self.ADVICE_BUDGET
                 )
-                analysis = future.result(timeout=60)
+                advice = future.result(timeout=60)
             except Exception as error:  # the panel says so; the game goes on
                 note = f"The search failed: {type(error).__name__}: {error}"
                 self.post_message(self.SearchReport(None, version, note))
                 return
-            if worker.is_cancelled or analysis is None:
+            if worker.is_cancelled or advice is None:
                 return
-            self.post_message(self.SearchReport(analysis, version, ""))
-            if analysis.final:
+            self.post_message(self.SearchReport(advice, version, ""))
+            if advice.final:
                 return
 
     @on(SearchReport)
     def _show_search(self, event: SearchReport) -> None:
         if self.search_is_current(event.version):
-            panel = self.query_one("#search-advice", SearchAdvicePanel)
-            panel.show(event.analysis, self.ADVICE_ENGINE, event.note)
+            self.advice = event.advice
+            self._advice_note = event.note
+            self._show_advice()
+
+
+def _short(advice: Advice) -> str:
+    """A proven result in the bar's four columns: ``W3`` (a win in 3 plies), ``L1``, ``=``."""
+    if advice.result == "draw":
+        return "="
+    letter = "W" if advice.result == "win" else "L"
+    return f"{letter}{advice.plies}" if advice.plies is not None and advice.plies < 1000 else letter

@@ -18,7 +18,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.widgets import Footer, Header, Input, Static
+from textual.widgets import Header, Input, Static
 from textual.worker import get_current_worker
 
 from core.footstep import FootstepState
@@ -30,6 +30,7 @@ from solvers.players import tell_game_over
 from tui.config import FOOTSTEP_APP_MAX, FootstepConfig
 from tui.messages import OpenLearningCurves, ShowMenu
 from tui.screens.base import NashplayScreen
+from tui.widgets.footer import NashplayFooter
 from tui.widgets.mix import MixBars
 from tui.widgets.track import Track
 
@@ -134,7 +135,7 @@ class FootstepScreen(NashplayScreen):
                 yield MixBars(id="fs-mix")
         yield Static(id="message")
         yield Input(placeholder="n,k: points each and steps to a goal, e.g. 50,4 (Enter)", id="fs-size-input")
-        yield Footer()
+        yield NashplayFooter()
 
     def on_mount(self) -> None:
         super().on_mount()

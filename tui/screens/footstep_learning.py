@@ -11,13 +11,14 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.message import Message
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 from textual.worker import get_current_worker
 
 from solvers.footstep import FootstepSolution, exact_vs_random
 from solvers.footstep_learning import RULES, LearningConfig, LearningCurve, run_elsewhere
 from tui import plot
 from tui.screens.base import NashplayScreen
+from tui.widgets.footer import NashplayFooter
 
 #: The experiment: smaller than the command line's default, to be ready in seconds.
 APP_GAMES, APP_RUNS = 5_000, 10
@@ -68,7 +69,7 @@ class FootstepLearningScreen(NashplayScreen):
         yield Header()
         yield Static(id="learn-status")
         yield Static(id="learn-plot")
-        yield Footer()
+        yield NashplayFooter()
 
     def on_mount(self) -> None:
         super().on_mount()

@@ -143,7 +143,7 @@ class GameScreen(BoardScreen):
         yield Header()
         with Horizontal(id="main"):
             with Vertical(id="board-pane"):
-                yield Board(self.glyphs, id="board")
+                yield from self.compose_board()
                 yield Static(self._legend(), id="legend")
             with Vertical(id="side"):
                 yield Static(id="status")
@@ -236,7 +236,7 @@ class GameScreen(BoardScreen):
             self.post_message(self.MiniAdviceReady(advice, key))
 
     @on(MiniAdviceReady)
-    def _show_advice(self, event: MiniAdviceReady) -> None:
+    def _show_mini_advice(self, event: MiniAdviceReady) -> None:
         ply = self.browsing if self.browsing is not None else len(self.session.state.moves())
         if event.key == (self.session.version, ply):
             self.query_one("#mini-advice", MiniAdvicePanel).show(event.advice)
@@ -246,6 +246,9 @@ class GameScreen(BoardScreen):
             self.nashplay.mini_geister_advice = not self.nashplay.mini_geister_advice
         else:
             self.nashplay.search_advice = not self.nashplay.search_advice
+        self._update_advice()
+
+    def refresh_advice(self) -> None:
         self._update_advice()
 
     def _first_mover(self) -> Side:

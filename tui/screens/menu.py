@@ -7,13 +7,14 @@ from typing import ClassVar
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import Footer, Header, OptionList, Static
+from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from tui.games import GAMES
 from tui.messages import AskForRecord, OpenGame, ResumeGame
 from tui.saves import MAX_LISTED
 from tui.screens.base import NashplayScreen
+from tui.widgets.footer import NashplayFooter
 
 
 class MenuScreen(NashplayScreen):
@@ -30,7 +31,7 @@ class MenuScreen(NashplayScreen):
         yield Static("Choose a game (arrows and Enter; the mouse works too)", id="menu-heading")
         yield OptionList(id="games")
         yield Static(id="menu-message")
-        yield Footer()
+        yield NashplayFooter()
 
     def on_mount(self) -> None:
         super().on_mount()

@@ -19,7 +19,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 from textual.worker import get_current_worker
 
 from core.errors import IllegalMoveError
@@ -40,6 +40,7 @@ from solvers.grundy import Analysis
 from tui.config import NimConfig
 from tui.messages import OpenGame, ShowMenu
 from tui.screens.base import NashplayScreen, OpponentFailed, OpponentMoved
+from tui.widgets.footer import NashplayFooter
 from tui.widgets.heaps import AdvicePanel, HeapRows
 
 PaletteEntry = tuple[str, str, str]
@@ -152,7 +153,7 @@ class NimScreen(NashplayScreen):
             with Vertical(id="nim-right"):
                 yield AdvicePanel(id="advice")
         yield Static(id="message")
-        yield Footer()
+        yield NashplayFooter()
 
     def on_mount(self) -> None:
         super().on_mount()

@@ -9,7 +9,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Footer, Header, Input, Label, RadioSet, Static
+from textual.widgets import Button, Header, Input, Label, RadioSet, Static
 
 from core.errors import InvalidPositionError, NotationError
 from core.game import Side
@@ -28,6 +28,7 @@ from tui.config import MAX_HEAP, MAX_HEAPS, MAX_SPLIT_STONES, NIM_OPPONENTS, Con
 from tui.messages import OpenGame, ShowMenu
 from tui.screens.base import NashplayScreen
 from tui.widgets.choice import ChoiceButton
+from tui.widgets.footer import NashplayFooter
 
 PaletteEntry = tuple[str, str, str]
 
@@ -118,7 +119,7 @@ class NimSetupScreen(NashplayScreen):
                     yield ChoiceButton("Player 2 (moves second)", value=config.human is Side.P2)
                 yield Button("Start (ctrl+s)", id="nim-start", variant="primary")
         yield Static(id="nim-setup-message")
-        yield Footer()
+        yield NashplayFooter()
 
     def on_mount(self) -> None:
         super().on_mount()

@@ -15,13 +15,14 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.timer import Timer
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from core.game import Side
 from core.geister import GeisterState, GeisterView, Piece
 from core.record import Record
 from tui.screens.base import NashplayScreen
 from tui.widgets.board import Board
+from tui.widgets.footer import NashplayFooter
 from tui.widgets.moves import MoveList
 
 SPEEDS = (4.0, 2.0, 1.0, 0.5, 0.25, 0.1)
@@ -99,7 +100,7 @@ class ReplayScreen(NashplayScreen):
                 yield Static(id="status")
                 yield MoveList(id="moves")
         yield Static(id="message")
-        yield Footer()
+        yield NashplayFooter()
 
     def on_mount(self) -> None:
         tags = self.record.tags

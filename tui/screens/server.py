@@ -158,7 +158,7 @@ class ServerGameScreen(BoardScreen):
                     )
                     yield SetupPicker(self.variant, self.hinted_side, self._proposed_setup(), id="picker")
                     yield Static(id="setup-count")
-                yield Board(self.glyphs, id="board")
+                yield from self.compose_board()
                 yield Static(self._legend(), id="legend")
             with Vertical(id="side"):
                 yield Static(id="connection")
@@ -557,6 +557,9 @@ class ServerGameScreen(BoardScreen):
 
     def action_toggle_advice(self) -> None:
         self.nashplay.search_advice = not self.nashplay.search_advice
+        self._update_advice()
+
+    def refresh_advice(self) -> None:
         self._update_advice()
 
     # ---- after the game, and leaving

@@ -11,7 +11,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Footer, Header, Label, RadioButton, RadioSet, Static
+from textual.widgets import Button, Header, Label, RadioButton, RadioSet, Static
 
 from core.errors import IllegalMoveError, NotationError
 from core.game import Side
@@ -21,6 +21,7 @@ from tui.config import GeisterConfig
 from tui.messages import OpenGame, ShowMenu
 from tui.screens.base import NashplayScreen
 from tui.widgets.choice import ChoiceButton
+from tui.widgets.footer import NashplayFooter
 from tui.widgets.setup_picker import SetupPicker
 
 #: The thinking times offered for the search AIs (the UPP paper's experiments used 0.25, 0.5 and 1 s).
@@ -90,7 +91,7 @@ class SetupScreen(NashplayScreen):
                             f"{seconds:g} s per move", value=seconds == self.config.think_time, name=f"{seconds:g}"
                         )
         yield Static(id="setup-message")
-        yield Footer()
+        yield NashplayFooter()
 
     def on_mount(self) -> None:
         super().on_mount()

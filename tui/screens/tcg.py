@@ -16,7 +16,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.widgets import Footer, Header, Input, Static
+from textual.widgets import Header, Input, Static
 from textual.worker import get_current_worker
 
 from core.game import Side
@@ -26,6 +26,7 @@ from solvers.tcg import ACTIONS, TcgSolution, load_solution, round_like_source
 from tui.config import TCG_APP_MAX_N, TcgConfig, TcgMode
 from tui.messages import ShowMenu
 from tui.screens.base import NashplayScreen
+from tui.widgets.footer import NashplayFooter
 from tui.widgets.heatmap import HeatMap
 from tui.widgets.mix import MixBars
 
@@ -104,7 +105,7 @@ class TcgScreen(NashplayScreen):
                 yield Static(id="tcg-history")
         yield Static(id="message")
         yield Input(placeholder="n: most points a player can hold (1..200), Enter solves", id="n-input")
-        yield Footer()
+        yield NashplayFooter()
 
     def on_mount(self) -> None:
         super().on_mount()

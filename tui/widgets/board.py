@@ -6,7 +6,9 @@ moves with ``core``.
 
 Each square is 5 columns by 2 lines: the first line holds the piece (``B``/``R`` own, ``?`` unknown opponent,
 ``b``/``r`` a revealed opponent piece) between cursor/selection brackets, the second the square's marks (exits,
-the last move's destination). Shape carries every meaning; colour repeats it.
+the last move's destination, the suggested move's from and to squares when the hint is on). An unknown piece may
+carry a digit: its chance of being blue in tenths (``?7``: 70-79%), when the advice has estimated it. Shape carries
+every meaning; colour repeats it.
 """
 
 from __future__ import annotations
@@ -29,6 +31,11 @@ CELL_HEIGHT = 2
 LABEL_WIDTH = 3
 
 
+def _tenths(chance: float) -> str:
+    """A chance as one digit: its tenths, 0 (under 10%) to 9 (90% or more)."""
+    return str(min(9, max(0, int(chance * 10))))
+
+
 class Board(Widget, can_focus=True):
     """A board drawn from one player's view; that player's side is at the bottom unless flipped."""
 
@@ -37,8 +44,9 @@ class Board(Widget, can_focus=True):
         Binding("down,j", "cursor(0, -1)", "Down", show=False),
         Binding("left,h", "cursor(-1, 0)", "Left", show=False),
         Binding("right,l", "cursor(1, 0)", "Right", show=False),
-        Binding("enter,space", "activate", "Pick/drop"),
-        Binding("o", "escape_piece", "Escape"),
+        # Not in the footer (a narrow one cuts its end): the help screen and the README list them.
+        Binding("enter,space", "activate", "Pick/drop", show=False),
+        Binding("o", "escape_piece", "Escape", show=False),
         Binding("escape", "deselect", "Deselect", show=False),
     ]
 
@@ -52,6 +60,7 @@ class Board(Widget, can_focus=True):
         "board--blue",
         "board--unknown",
         "board--mark",
+        "board--hint",
         "board--label",
     }
 
@@ -83,6 +92,10 @@ class Board(Widget, can_focus=True):
     interactive: reactive[bool] = reactive(True)
     #: What to tell a user who tries to move while the board is not interactive (empty: say nothing).
     inactive_hint: str = ""
+    #: The suggested move, marked on its squares (``None``: no hint shown).
+    hint: reactive[Move | None] = reactive(None)
+    #: Opponent pieces' chances of being blue, by square (drawn as a digit beside the ``?``).
+    blue_chances: reactive[tuple[tuple[Square, float], ...]] = reactive(())
 
     def __init__(
         self, glyphs: Glyphs = UNICODE, *, name: str | None = None, id: str | None = None, classes: str | None = None
@@ -138,6 +151,7 @@ class Board(Widget, can_focus=True):
         variant = view.variant
         ranks, files = self._rows_and_files()
         last = view.last_move
+        hint = self.hint
         own_exits = set(variant.exits[view.viewer])
         opponent_exits = set(variant.exits[view.viewer.other])
         label = self._style("board--label")
@@ -155,16 +169,31 @@ class Board(Widget, can_focus=True):
                             mark = glyphs.own_exit
                         elif square in opponent_exits:
                             mark = glyphs.opponent_exit
-                        if last is not None and last.dst == square:
+                        hinted = self._hint_mark(hint, square)
+                        style = "board--mark"
+                        if hinted:
+                            mark = f"{mark}{hinted}{mark}" if mark else hinted
+                            style = "board--hint"
+                        elif last is not None and last.dst == square:
                             mark = f"{mark}{glyphs.last_to}{mark}" if mark else glyphs.last_to
                         elif mark:
                             mark = mark * 3
-                        text.append(mark.center(CELL_WIDTH), style=self._combine(background, "board--mark"))
+                        text.append(mark.center(CELL_WIDTH), style=self._combine(background, style))
                 if row < len(ranks) - 1 or line < CELL_HEIGHT - 1:
                     text.append("\n", style=label)
         text.append("\n   ", style=label)
         text.append("".join(FILES[f].center(CELL_WIDTH) for f in files), style=label)
         return text
+
+    def _hint_mark(self, hint: Move | None, square: Square) -> str:
+        """The hint's mark for ``square``: from, to, or both for an escape (the piece leaves from there)."""
+        if hint is None:
+            return ""
+        if hint.src == square:
+            return self.glyphs.hint_from + (self.glyphs.hint_to if hint.dst is None else "")
+        if hint.dst == square:
+            return self.glyphs.hint_to
+        return ""
 
     def _draw_piece_line(
         self, text: Text, square: Square, piece: Piece | None, background: Style, last: Move | None
@@ -181,6 +210,8 @@ class Board(Widget, can_focus=True):
             fg = "board--mark"
         else:
             glyph, fg = self._piece_glyph(piece)
+            if right == " " and piece.side is not self.view.viewer and piece.colour is Colour.UNKNOWN:
+                right = next((_tenths(p) for sq, p in self.blue_chances if sq == square), " ")
         text.append(f" {left}", style=self._combine(background, "board--label"))
         text.append(glyph, style=self._combine(background, fg) + Style(bold=True))
         text.append(f"{right} ", style=self._combine(background, "board--label"))
