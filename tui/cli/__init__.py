@@ -12,7 +12,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 
-from tui.cli import arena, catalogue, connect, learn, play, replay, solve
+from tui.cli import analyse, arena, catalogue, connect, learn, play, replay, solve
 from tui.cli.common import Parser, display_options, open_app
 
 EPILOG = """\
@@ -23,6 +23,8 @@ examples:
                                              start straight on the board
   nashplay play nim --heaps 3,4,5 --rule kayles --opponent random
   nashplay solve footstep --n 20 --k 3       the exact equilibrium of the source's simplified game
+  nashplay analyse mini-geister --position "1uu1/4/4/1BR1 1" --json
+                                             the solved tables' advice on one position, as JSON
   nashplay learn footstep --rule reward      a learning curve against the random player
   nashplay arena geister --players ismcts,chototsu --games 20
   nashplay replay game.ngr                   step through a saved record
@@ -41,6 +43,7 @@ Handler = Callable[[argparse.Namespace, argparse.ArgumentParser], int]
 HANDLERS: dict[str, Handler] = {
     "play": play.run,
     "solve": solve.run,
+    "analyse": analyse.run,
     "learn": learn.run,
     "arena": arena.run,
     "connect": connect.run,
@@ -62,6 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     play.add_command(commands, parents=[display])
     solve.add_command(commands)
+    analyse.add_command(commands)
     learn.add_command(commands)
     arena.add_command(commands)
     connect.add_command(commands, parents=[display])
