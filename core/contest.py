@@ -306,7 +306,7 @@ def parse_red_letters(text: str) -> str:
 def red_letters(setup: Setup, side: Side) -> str:
     """The letters of ``setup``'s red pieces for ``side`` (sorted), as a ``SET`` command names them."""
     GEISTER.check_setup(setup, side)
-    if setup.is_hidden:
+    if not setup.is_complete:
         raise IllegalMoveError("a hidden set-up cannot be sent to the server")
     return "".join(sorted(letter_of(slot, side) for slot, c in enumerate(setup.colours) if c is Colour.RED))
 

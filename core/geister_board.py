@@ -117,13 +117,14 @@ class Variant:
         return f"{self.pieces(side)} letters B/R for {squares}, with {self.blues[side]} B and {self.reds[side]} R"
 
     def parse_setup(self, text: str, side: Side) -> Setup:
-        """Read a set-up: one ``B``/``R`` per set-up square, in the variant's order; ``?`` means hidden."""
+        """Read a set-up: one ``B``/``R`` per set-up square, in the variant's order; ``?`` alone means hidden, and
+        ``?`` for one square means that square's colour is hidden (a record made before the game's end)."""
         cleaned = text.strip().upper()
         if cleaned == "?":
             return Setup((Colour.UNKNOWN,) * self.pieces(side))
-        if len(cleaned) != self.pieces(side) or set(cleaned) - {"B", "R"}:
+        if len(cleaned) != self.pieces(side) or set(cleaned) - {"B", "R", "?"}:
             raise NotationError(f"{quoted(text)} is not a set-up for {side}: expected {self.setup_text_help(side)}")
-        setup = Setup(tuple(Colour(c) for c in cleaned))
+        setup = Setup(tuple(Colour.UNKNOWN if c == "?" else Colour(c) for c in cleaned))
         self.check_setup(setup, side)
         return setup
 
@@ -133,7 +134,15 @@ class Variant:
         if setup.is_hidden:
             return
         blues = setup.colours.count(Colour.BLUE)
-        if blues != self.blues[side] or Colour.UNKNOWN in setup.colours:
+        if not setup.is_complete:
+            reds = setup.colours.count(Colour.RED)
+            if blues > self.blues[side] or reds > self.reds[side]:
+                raise IllegalMoveError(
+                    f"{setup} names {blues} blue and {reds} red pieces; {side} has {self.blues[side]} blue and "
+                    f"{self.reds[side]} red"
+                )
+            return
+        if blues != self.blues[side]:
             raise IllegalMoveError(
                 f"{setup} has {blues} blue pieces; {side} needs {self.blues[side]} blue and {self.reds[side]} red"
             )
@@ -240,8 +249,17 @@ class Setup:
     def is_hidden(self) -> bool:
         return all(c is Colour.UNKNOWN for c in self.colours)
 
+    @property
+    def is_complete(self) -> bool:
+        """Every colour named: what a player's own set-up must be."""
+        return Colour.UNKNOWN not in self.colours
+
     def to_text(self) -> str:
-        return "?" if self.is_hidden else "".join(c.value for c in self.colours)
+        """``BRRB...``; ``?`` for a hidden set-up, and ``?`` for each hidden square of a partly known one (a
+        mid-game record knows the colours its captures revealed)."""
+        if self.is_hidden:
+            return "?"
+        return "".join("?" if c is Colour.UNKNOWN else c.value for c in self.colours)
 
     def __str__(self) -> str:
         return self.to_text()

@@ -105,7 +105,7 @@ class GeisterConfig:
                 setup = variant.parse_setup(self.setup, self.human)
             except (NotationError, IllegalMoveError) as error:
                 raise ConfigError(str(error), "--setup") from None
-            if setup.is_hidden:
+            if not setup.is_complete:
                 # '?' is how a record hides the opponent's set-up; as one's own it would make every piece a
                 # possible blue, free to escape: a cheat, not a game.
                 raise ConfigError(

@@ -6,6 +6,7 @@ rule and a ``solvers`` player for the opponent. That keeps the flow testable wit
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import random
 
@@ -57,7 +58,7 @@ class GameSession:
         if state is None:
             state = GeisterState(self.variant)
             human_setup = config.human_setup(setup_rng or random.SystemRandom())
-            if human_setup.is_hidden:
+            if not human_setup.is_complete:
                 raise IllegalMoveError("your own set-up cannot be hidden ('?'): name your colours, or say 'random'")
             while state.phase == "setup":
                 side = Side(state.current_player())
@@ -162,8 +163,9 @@ class GameSession:
 
     def record(self, reveal: bool = True) -> Record:
         """The game's record. ``reveal=False`` (what the user saves, replays or finds in the save folder mid-game)
-        leaves out ``secrets()``: the opponent's set-up is written ``?`` and the seed of its generator, which would
-        replay that set-up, is left out. Once the game is over everything is revealed."""
+        leaves out ``secrets()``: the opponent's set-up is written ``?`` but for the colours its captures revealed, and
+        the seed of its generator, which would replay that set-up, is left out. Once the game is over everything is
+        revealed."""
         tags = {
             "Player1": "human" if self.human is Side.P1 else self.opponent.name,
             "Player2": "human" if self.human is Side.P2 else self.opponent.name,
@@ -174,7 +176,12 @@ class GameSession:
         }
         record = Record.from_game(self.state, tags)
         if not reveal and not self.is_over:
-            record.tags[f"Setup{self.human.other.number}"] = "?"
+            # What the user has seen, no more: the colours of the opponent's pieces captured so far.
+            them = self.human.other
+            revealed = {piece.slot: piece.colour for piece in self.state.captured if piece.side is them}
+            count = self.variant.pieces(them)
+            seen = Setup(tuple(revealed.get(slot, Colour.UNKNOWN) for slot in range(count)))
+            record.tags[f"Setup{them.number}"] = seen.to_text()
             del record.tags["Seed"]
         return record
 
@@ -192,6 +199,9 @@ class GameSession:
         # Continue the opponent's random stream where a fresh one would differ from the old game: mixing in the
         # ply keeps resumed games reproducible without storing the generator's state.
         session.rng = random.Random(session.seed * 1_000_003 + state.ply)
+        # The saved seed belongs to this game only: a new game from here (n) draws its own. Kept, it gave every later
+        # game the same opponent set-up, which the first game's end had revealed.
+        session.config = dataclasses.replace(config, seed=None)
         return session
 
 
