@@ -40,7 +40,7 @@ from tui.app import NashplayApp, StartRequest
 from tui.config import GeisterConfig
 from tui.screens.game import GameScreen
 from tui.search_process import shutdown_all
-from tui.widgets.search_advice import SearchAdvicePanel
+from tui.widgets.advice import AdvicePanel
 
 
 def search_in_thread(view: object, stop: threading.Event) -> None:
@@ -65,7 +65,7 @@ async def measure(mode: str, presses: int) -> list[float]:
         assert isinstance(screen, GameScreen)
         if mode == "process":
             await pilot.press("a")
-            panel = screen.query_one("#search-advice", SearchAdvicePanel)
+            panel = screen.query_one("#search-advice", AdvicePanel)
             for _ in range(300):  # wait until the search is really running (the process has started and reported)
                 await pilot.pause(0.05)
                 if "thinking" in str(panel.render()):

@@ -9,13 +9,15 @@ from pathlib import Path
 from pilot_helpers import SEED, run, settle, settle_workers, type_move
 
 from core.game import Side
+from solvers.advice.mini_geister import advise
 from solvers.catalogue import players_for
 from tui.app import NashplayApp, StartRequest
 from tui.config import GeisterConfig
-from tui.screens.game import GameScreen, mini_geister_advice
+from tui.screens.game import GameScreen
 from tui.session import make_opponent
 from tui.storage import Settings
-from tui.widgets.mini_advice import MiniAdvicePanel
+from tui.widgets.advice import AdvicePanel
+from tui.widgets.eval_bar import EvalBar
 
 SIZE = (110, 40)
 
@@ -25,7 +27,7 @@ def app_for(opponent: str = "chototsu", side: Side = Side.P1, setup: str = "BR")
 
 
 def panel_text(app: NashplayApp) -> str:
-    return str(app.screen.query_one("#mini-advice", MiniAdvicePanel).render())
+    return str(app.screen.query_one("#mini-advice", AdvicePanel).render())
 
 
 def test_advice_at_the_start_shows_the_papers_distances() -> None:
@@ -35,9 +37,14 @@ def test_advice_at_the_start_shows_the_papers_distances() -> None:
             await settle_workers(app, pilot)
             text = panel_text(app)
             # Player 1 to move at the start: 13 plies (base rule), 11 (extended rule).
-            assert "+1 in 13" in text and "+1 in 11" in text
+            words = " ".join(text.split())  # the panel wraps its details to its width
+            assert "base rule the analysed side forces its event in 13 plies" in words, text
+            assert "extended rule the analysed side forces its event in 11 plies" in words, text
             assert "b1-b2" in text and "c1-c2" in text
-            assert " <" in text  # the equilibrium's moves are marked
+            assert " <" in text  # the suggested move is marked, and the equilibrium's moves carry their weights
+            assert "25%" in text
+            # The bar beside the board gives the exact value.
+            assert app.screen.query_one("#eval-bar", EvalBar).label == "+1"
             await pilot.press("a")
             assert not app.screen.query_one("#mini-advice").display and app.mini_geister_advice is False
             await pilot.press("a")
@@ -49,9 +56,9 @@ def test_advice_at_the_start_shows_the_papers_distances() -> None:
 
 def test_advice_uses_only_the_users_view() -> None:
     # The same position from the user's view with the opponent's colours swapped gives the same advice.
-    one = mini_geister_advice("1ub1/4/4/1BR1 1", Side.P1, None)
-    other = mini_geister_advice("1bu1/4/4/1BR1 1", Side.P1, None)
-    assert one.base == other.base and one.moves == other.moves
+    one = advise("1ub1/4/4/1BR1 1", "mini-geister", Side.P1)
+    other = advise("1bu1/4/4/1BR1 1", "mini-geister", Side.P1)
+    assert one.value == other.value and one.moves == other.moves
 
 
 def test_advice_follows_the_game_and_reveals_perfect_information_after_it() -> None:
@@ -121,3 +128,20 @@ def test_a_damaged_settings_file_means_the_defaults(state_dir: Path) -> None:
     assert settings.get("mini_geister_advice") is True and settings.get("search_advice") is False
     settings.set("search_advice", True)
     assert Settings().get("search_advice") is True
+
+
+def test_the_3_vs_2_variants_get_the_exact_section_6_advice() -> None:
+    """They had Monte Carlo advice; the solver computes their exact analysis (section 6), and the panel shows it."""
+
+    async def test() -> None:
+        config = GeisterConfig("mini-geister-3v2-rrb", Side.P1, "chototsu", "BRR", SEED)
+        app = NashplayApp(StartRequest.for_config(config), ai_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle_workers(app, pilot)
+            text = panel_text(app)
+            assert "solved tables" in text and "exact" in text, text
+            assert not app.screen.query_one("#search-advice").display  # no search runs beside the tables
+            expected = advise(app.screen.session.view().position(), "mini-geister-3v2-rrb", Side.P1)
+            assert f"Suggested:  {expected.best}" in text, text
+
+    run(test)

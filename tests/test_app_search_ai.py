@@ -14,8 +14,8 @@ from tui.app import NashplayApp, StartRequest
 from tui.config import GeisterConfig
 from tui.screens.game import GameScreen
 from tui.search_process import SearchProcess
+from tui.widgets.advice import AdvicePanel
 from tui.widgets.board import Board
-from tui.widgets.search_advice import SearchAdvicePanel
 
 SIZE = (120, 40)
 
@@ -50,7 +50,7 @@ def test_live_advice_searches_in_a_process_and_keys_stay_answered(monkeypatch: p
         app = NashplayApp(StartRequest.for_config(config), ai_delay=0)
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
-            panel = app.screen.query_one("#search-advice", SearchAdvicePanel)
+            panel = app.screen.query_one("#search-advice", AdvicePanel)
 
             def shown() -> bool:  # a call, so that the type checker does not narrow the first answer into the next
                 return bool(panel.display)

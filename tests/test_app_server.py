@@ -30,8 +30,8 @@ from tui.config import ContestSettings, ServerGameConfig
 from tui.contest_events import Clocks, ContestError, GameResult
 from tui.net import AIPlayer, ContestPlayer, cancel_and_wait, play_game
 from tui.screens.server import ServerGameScreen
+from tui.widgets.advice import AdvicePanel
 from tui.widgets.board import Board
-from tui.widgets.search_advice import SearchAdvicePanel
 
 HOST = "127.0.0.1"
 SIZE = (120, 40)
@@ -435,7 +435,7 @@ def test_the_advice_panel_searches_on_the_users_turn(tmp_path: Path, monkeypatch
             async with app.run_test(size=SIZE) as pilot:
                 other = opponent(server.ports[1], "random", seed=8)
                 await my_turn(app, pilot)
-                panel = app.screen.query_one("#search-advice", SearchAdvicePanel)
+                panel = app.screen.query_one("#search-advice", AdvicePanel)
                 assert not panel.display  # off until asked for: it keeps a core busy
                 await pilot.press("a")
                 assert panel.display

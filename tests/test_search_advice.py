@@ -21,8 +21,8 @@ from solvers.advice.geister import analyse, chance_of, features, forced_moves
 from solvers.geister_engine import search as sr
 from solvers.players import Limit
 from tui.theme import ASCII
+from tui.widgets.advice import AdvicePanel, outcome_words
 from tui.widgets.board import Board
-from tui.widgets.search_advice import SearchAdvicePanel, outcome_words
 
 
 def test_the_advice_scale_is_the_engines() -> None:
@@ -65,7 +65,7 @@ def test_a_win_in_one_is_suggested_and_listed_first() -> None:
     assert (first.move, first.result, first.plies) == ("a6-out", "win", 1)
     assert first.forced == "escapes now: a win"
     assert (advice.result, advice.plies) == ("win", 1)
-    text = str(SearchAdvicePanel.render_advice(advice, "bayes", compact=True))
+    text = str(AdvicePanel.render_advice(advice, "bayes", compact=True))
     assert "You win in 1 ply (proven)" in text, text
     assert "Suggested:  a6-out   escapes now: a win" in text, text
     assert text.splitlines()[3].split()[:2] == ["<a6-out", "100%"], text
@@ -88,7 +88,7 @@ def test_a_capture_that_may_take_the_last_red_is_listed_as_a_loss_at_once() -> N
     line = next(line for line in advice.moves if line.move == "c2-c3")
     assert line.forced == "loses at once if it is their last red"
     assert advice.moves[-1] == line and advice.best != "c2-c3"
-    text = str(SearchAdvicePanel.render_advice(advice, "bayes", compact=True))
+    text = str(AdvicePanel.render_advice(advice, "bayes", compact=True))
     assert "c2-c3" in text and "loses at once if it is their last red" in text, text
 
 
@@ -110,16 +110,16 @@ def test_the_chances_of_blue_come_with_the_advice_and_add_up_to_the_blues_left()
     advice = advice_for("3uu1/1u2u1/6/1Bu3/2B3/R5 1 BBRRRrrr 30")
     assert {square for square, _ in advice.blue} == {"d6", "e6", "b5", "e5", "c3"}
     assert sum(blue for _, blue in advice.blue) == pytest.approx(4.0)
-    text = str(SearchAdvicePanel.render_advice(advice, "bayes"))
+    text = str(AdvicePanel.render_advice(advice, "bayes"))
     assert "chance of blue" in text and "depth 3" in text and "nodes" in text
     # Compact, they are on the board only.
-    assert "chance of blue" not in str(SearchAdvicePanel.render_advice(advice, "bayes", compact=True))
+    assert "chance of blue" not in str(AdvicePanel.render_advice(advice, "bayes", compact=True))
 
 
 def test_the_compact_panel_lists_fewer_moves_and_says_how_many_more() -> None:
     advice = advice_for("3uu1/1u2u1/6/1Bu3/2B3/R5 1 BBRRRrrr 30")
-    full = str(SearchAdvicePanel.render_advice(advice, "bayes")).splitlines()
-    compact = str(SearchAdvicePanel.render_advice(advice, "bayes", compact=True)).splitlines()
+    full = str(AdvicePanel.render_advice(advice, "bayes")).splitlines()
+    compact = str(AdvicePanel.render_advice(advice, "bayes", compact=True)).splitlines()
     assert len(compact) < len(full) <= 20
     assert any("more moves" in line for line in compact)
     assert "Your chance to win:" in compact[1]

@@ -25,14 +25,14 @@ from textual.worker import get_current_worker
 
 from core.errors import NotationError
 from core.game import Side
-from core.geister import Colour, GeisterView, Piece
+from core.geister import Colour, GeisterView, Piece, variant_by_name
 from core.notation import Move, Square
 from solvers.catalogue import STRONGEST
 from tui.screens.base import NashplayScreen
+from tui.widgets.advice import AdvicePanel, value_text
 from tui.widgets.board import Board
 from tui.widgets.eval_bar import EvalBar
 from tui.widgets.footer import NashplayFooter
-from tui.widgets.search_advice import SearchAdvicePanel
 
 if TYPE_CHECKING:
     from solvers.advice import Advice
@@ -226,16 +226,23 @@ class BoardScreen(NashplayScreen):
 
     def compose_board(self) -> ComposeResult:
         """The evaluation bar and the board, side by side."""
+        bar = EvalBar(self.glyphs, id="eval-bar")
+        bar.styles.height = variant_by_name(self.variant_name()).height * 2 + 1  # the board's height
         with Horizontal(id="board-row"):
-            yield EvalBar(self.glyphs, id="eval-bar")
+            yield bar
             yield Board(self.glyphs, id="board")
 
-    def update_search_advice(self, shown: bool, view: GeisterView | None, game: str, version: int, why: str) -> None:
+    def update_search_advice(
+        self, shown: bool, view: GeisterView | None, game: str, version: int, why: str, enabled: bool = True
+    ) -> None:
         """Show or hide the advice panel (``shown``); search ``view`` (the user's turn) for ``game`` at ``version``
         while the panel or the hint is on, or, with no view, say ``why`` there is nothing to search now. A new call
-        replaces the running search."""
-        panel = self.query_one("#search-advice", SearchAdvicePanel)
-        panel.display = shown
+        replaces the running search. Not ``enabled``: the game has other advice (solved tables), no search runs."""
+        panel = self.query_one("#search-advice", AdvicePanel)
+        panel.display = shown and enabled
+        if not enabled:
+            self.workers.cancel_group(self, "search-advice")
+            return
         searching = shown or self.nashplay.hint
         self.query_one("#eval-bar", EvalBar).display = searching
         self.advice = None
@@ -251,11 +258,15 @@ class BoardScreen(NashplayScreen):
         self.search_advice(view, game, version)
 
     def _show_advice(self) -> None:
-        """Draw the latest advice everywhere it shows: the panel, the hint, the chances of blue, the bar."""
-        advice = self.advice
-        self.query_one("#search-advice", SearchAdvicePanel).show(
-            advice, self.ADVICE_ENGINE, self._advice_note, self.compact
+        """Draw the latest search advice everywhere it shows: the panel, the hint, the chances of blue, the bar."""
+        self.query_one("#search-advice", AdvicePanel).show(
+            self.advice, self.ADVICE_ENGINE, self._advice_note, self.compact
         )
+        if self.query_one("#eval-bar", EvalBar).display or self.advice is None:
+            self.mark_board(self.advice)
+
+    def mark_board(self, advice: Advice | None) -> None:
+        """The hint (when on), the chances of blue and the bar from ``advice`` (``None`` clears them)."""
         board = self.query_one("#board", Board)
         hint = None
         if advice is not None and self.nashplay.hint:
@@ -267,8 +278,12 @@ class BoardScreen(NashplayScreen):
             bar.show(None, "")
         elif advice.result is not None:
             bar.show(1.0 if advice.result == "win" else 0.0 if advice.result == "loss" else 0.5, _short(advice))
-        else:
-            bar.show(advice.value, "" if advice.value is None else f"{advice.value * 100:.0f}%")
+        elif advice.value is None:
+            bar.show(None, "")
+        elif advice.scale == "chance":
+            bar.show(advice.value, f"{advice.value * 100:.0f}%")
+        else:  # an exact value from -1 to +1 (the solved tables')
+            bar.show((advice.value + 1) / 2, value_text(advice.value, advice.scale))
 
     def action_toggle_hint(self) -> None:
         """Mark the suggested move on the board (the advice search runs while the hint is on)."""

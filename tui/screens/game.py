@@ -22,74 +22,21 @@ from textual.worker import get_current_worker
 
 from core.errors import IllegalMoveError
 from core.game import Side
-from core.geister import GeisterState, GeisterView
+from core.geister import GeisterView
 from core.notation import Move
+from solvers.advice import Advice
 from tui.config import GeisterConfig
 from tui.messages import OpenGame, OpenReplay
 from tui.saves import SaveSlot
 from tui.screens.base import OpponentFailed, OpponentMoved
 from tui.screens.board_screen import BoardScreen
 from tui.session import GameSession
+from tui.widgets.advice import AdvicePanel
 from tui.widgets.board import Board
-from tui.widgets.mini_advice import MiniAdvice, MiniAdvicePanel, MoveLine
+from tui.widgets.eval_bar import EvalBar
 from tui.widgets.moves import MoveList
-from tui.widgets.search_advice import SearchAdvicePanel
 
 PaletteEntry = tuple[str, str, str]
-
-
-def mini_geister_advice(position: str, human: Side, revealed: str | None) -> MiniAdvice:
-    """What the solved tables say for ``human`` at ``position`` (the user's own view); with ``revealed`` (the same
-    position with every colour, after the game) also the perfect-information value. Runs in a worker."""
-    from core.errors import InvalidPositionError
-    from solvers.mini_geister.analysis import analyse_position, equilibrium_moves, perfect_information_value
-
-    perfect = ""
-    if revealed is not None:
-        state = GeisterState.from_position(revealed)
-        outcome = state.outcome()
-        if outcome is None:
-            verdict = perfect_information_value(state)
-            mover = state.to_move
-            if verdict.value == 0:
-                perfect = f"All colours known: neither side can force a win ({mover} to move): endless play"
-            else:
-                winner = mover if verdict.value > 0 else mover.other
-                perfect = f"All colours known: {winner} wins by force in {verdict.distance} plies ({mover} to move)"
-        else:
-            perfect = f"The game is over: {outcome}"
-    try:
-        analysis = analyse_position(position, human)
-    except InvalidPositionError as error:
-        return MiniAdvice(
-            "Advice (a hides it)", note=f"The tables do not cover this position: {error}", perfect=perfect
-        )
-    chosen: set[Move] = set()
-    if analysis.to_move is human:
-        chosen = set(equilibrium_moves(position, human, "base"))
-    lines = tuple(
-        MoveLine(
-            m.move.to_text(),
-            m.event,
-            None if m.base is None else (m.base.value, m.base.distance),
-            None if m.extended is None else (m.extended.value, m.extended.distance),
-            m.move in chosen,
-        )
-        for m in analysis.moves
-    )
-    whose = "your moves" if analysis.to_move is human else "their replies"
-    title = f"Advice (a hides it): for you ({human}), then {whose}"
-    note = ""
-    if analysis.to_move is human and not chosen:
-        note = "The equilibrium guesses here (extended rule) or has no move to prefer."
-    return MiniAdvice(
-        title,
-        (analysis.base.value, analysis.base.distance),
-        (analysis.extended.value, analysis.extended.distance),
-        lines,
-        note,
-        perfect,
-    )
 
 
 class GameScreen(BoardScreen):
@@ -99,11 +46,13 @@ class GameScreen(BoardScreen):
     slot, a resumed one the slot it was resumed from; the slot is cleared when the game ends."""
 
     class MiniAdviceReady(Message):
-        """The solved tables' advice for the position ``key`` (the game's version and the ply shown)."""
+        """The solved tables' advice for the position ``key`` (the game's version and the ply shown); ``note``: why
+        there is none (a position the tables do not cover)."""
 
-        def __init__(self, advice: MiniAdvice, key: tuple[int, int]) -> None:
+        def __init__(self, advice: Advice | None, note: str, key: tuple[int, int]) -> None:
             super().__init__()
             self.advice = advice
+            self.note = note
             self.key = key
 
     BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
@@ -148,8 +97,8 @@ class GameScreen(BoardScreen):
             with Vertical(id="side"):
                 yield Static(id="status")
                 yield Static(id="captured")
-                yield MiniAdvicePanel(id="mini-advice")
-                yield SearchAdvicePanel(id="search-advice")
+                yield AdvicePanel(id="mini-advice")
+                yield AdvicePanel(id="search-advice")
                 yield MoveList(id="moves")
         yield from self.compose_bottom()
 
@@ -191,18 +140,19 @@ class GameScreen(BoardScreen):
 
     @property
     def has_advice(self) -> bool:
-        """The solved tables exist for Mini-Geister only."""
-        return self.session.variant.name == "mini-geister"
+        """The solved tables exist for every Mini-Geister variant: 2 vs 2 and the 3-vs-2 ones of section 6."""
+        return self.session.variant.name.startswith("mini-geister")
 
     def _update_search_advice(self) -> None:
         session = self.session
         searchable = self.browsing is None and session.humans_turn
         self.update_search_advice(
-            not self.has_advice and self.nashplay.search_advice,
+            self.nashplay.search_advice,
             session.view() if searchable else None,
             f"advice-{id(session)}",
             session.version,
             "the game is over" if session.is_over else "waiting for your turn",
+            enabled=not self.has_advice,
         )
 
     def search_is_current(self, version: int) -> bool:
@@ -213,33 +163,52 @@ class GameScreen(BoardScreen):
 
     def _update_advice(self) -> None:
         self._update_search_advice()
-        panel = self.query_one("#mini-advice", MiniAdvicePanel)
+        panel = self.query_one("#mini-advice", AdvicePanel)
         panel.display = self.has_advice and self.nashplay.mini_geister_advice
-        if not panel.display:
+        if not self.has_advice:
+            return
+        bar = self.query_one("#eval-bar", EvalBar)
+        bar.display = panel.display or self.nashplay.hint
+        if not bar.display:
+            self.mark_board(None)
             return
         session = self.session
         ply = self.browsing if self.browsing is not None else len(session.state.moves())
         view = session.view_at(ply) if self.browsing is not None else session.view()
         if not str(panel.render()):
-            panel.show(None)  # "working it out": the first time the tables may have to be solved
+            panel.show(None, "solved tables", "working it out...")  # the first time the tables may be solved
         # Every colour only once the game is over: during it the panel sees exactly what the user sees.
         revealed = session.full_position_at(ply) if session.is_over else None
-        self.work_out_advice(view.position(), session.human, revealed, (session.version, ply))
+        self.work_out_advice(view.position(), session.variant.name, session.human, revealed, (session.version, ply))
 
     @work(thread=True, exclusive=True, group="advice", exit_on_error=False)
-    def work_out_advice(self, position: str, human: Side, revealed: str | None, key: tuple[int, int]) -> None:
+    def work_out_advice(
+        self, position: str, game: str, human: Side, revealed: str | None, key: tuple[int, int]
+    ) -> None:
+        from core.errors import InvalidPositionError
+        from solvers.advice.mini_geister import advise, perfect_information_text
+
+        advice: Advice | None = None
+        note = ""
         try:
-            advice = mini_geister_advice(position, human, revealed)
+            advice = advise(position, game, player=human, revealed=revealed)
+        except InvalidPositionError as error:
+            note = f"The tables do not cover this position: {error}"
+            if revealed is not None:
+                note += "\n" + perfect_information_text(revealed)
         except Exception as error:  # the panel says so; the game goes on
-            advice = MiniAdvice("Advice unavailable", note=f"{type(error).__name__}: {error}")
+            note = f"Advice unavailable: {type(error).__name__}: {error}"
         if not get_current_worker().is_cancelled:
-            self.post_message(self.MiniAdviceReady(advice, key))
+            self.post_message(self.MiniAdviceReady(advice, note, key))
 
     @on(MiniAdviceReady)
     def _show_mini_advice(self, event: MiniAdviceReady) -> None:
         ply = self.browsing if self.browsing is not None else len(self.session.state.moves())
         if event.key == (self.session.version, ply):
-            self.query_one("#mini-advice", MiniAdvicePanel).show(event.advice)
+            self.query_one("#mini-advice", AdvicePanel).show(event.advice, "solved tables", event.note, self.compact)
+            # The hint and the bar mark the user's own moves only: on the opponent's turn the advice ranks its replies.
+            mine = event.advice is not None and self.session.view().to_move is self.session.human
+            self.mark_board(event.advice if mine and self.browsing is None else None)
 
     def action_toggle_advice(self) -> None:
         if self.has_advice:

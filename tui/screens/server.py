@@ -51,9 +51,9 @@ from tui.contest_events import (
 from tui.messages import OpenReplay
 from tui.net import STOP_SIGNALS, HumanPlayer, on_signals, play_game
 from tui.screens.board_screen import BoardScreen
+from tui.widgets.advice import AdvicePanel
 from tui.widgets.board import Board
 from tui.widgets.moves import MoveList
-from tui.widgets.search_advice import SearchAdvicePanel
 from tui.widgets.setup_picker import SetupPicker
 
 Phase = Literal["connecting", "setup", "playing", "over", "failed"]
@@ -165,7 +165,7 @@ class ServerGameScreen(BoardScreen):
                 yield Static(id="status")
                 yield Static(id="clocks")
                 yield Static(id="captured")
-                yield SearchAdvicePanel(id="search-advice")
+                yield AdvicePanel(id="search-advice")
                 yield MoveList(id="moves")
         yield from self.compose_bottom()
 

@@ -1,0 +1,135 @@
+"""The advice panel of the Geister family: what a solver or the strongest search AI advises the user.
+
+It draws an ``Advice`` (``solvers.advice``): in Geister the live search's (the search process turns each slice of
+the search into one), in the Mini-Geister variants the solved tables'. It shows the position's value for the user
+(a chance to win, or the tables' exact value), the suggested move, and the moves with forced results first and in
+words (an escape that wins now, a capture that stops an escape, a capture that may lose at once, a proven win or
+loss in so many plies), then the others: each with its value, its weight in the equilibrium where it has one, and
+what the adviser says of it. Compact (a small terminal) it drops detail, never wraps: fewer moves, no legend, and
+the chances of blue only on the board.
+
+It only draws; the screen feeds it advice as it arrives.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual.widgets import Static
+
+if TYPE_CHECKING:
+    from solvers.advice import Advice, MoveAdvice
+
+#: Moves listed (forced ones first, then best first); the rest are summarised in one line.
+SHOWN_MOVES = 8
+SHOWN_MOVES_COMPACT = 4
+
+
+def plies_words(plies: int | None) -> str:
+    if plies is None:
+        return ""
+    return f"{plies} ply" if plies == 1 else f"{plies} plies"
+
+
+def outcome_words(result: str | None, plies: int | None) -> str:
+    """A proven result in words: "wins in 3 plies", "loses in 1 ply", "draws"."""
+    if result == "win":
+        return f"wins in {plies_words(plies)}"
+    if result == "loss":
+        return f"loses in {plies_words(plies)}"
+    if result == "draw":
+        return "draws"
+    return ""
+
+
+def position_words(result: str, plies: int | None) -> str:
+    """The position's proven result for the user: "You win in 3 plies", "You lose in 1 ply", "A draw"."""
+    if result == "draw":
+        return "A draw"
+    return f"You {'win' if result == 'win' else 'lose'} in {plies_words(plies)}"
+
+
+def value_text(value: float | None, scale: str) -> str:
+    """A value on its advice's scale: a chance ("52%"), an exact table value ("+1"), an expected payoff."""
+    if value is None:
+        return "?"
+    if scale == "chance":
+        return f"{value * 100:.0f}%"
+    if scale == "outcome":
+        return f"{value:+.0f}" if value else "0"
+    return f"{value:+.2f}"
+
+
+def move_words(line: MoveAdvice) -> str:
+    """What the list says of a move beside its value: its forced result, its proven one, or the adviser's note."""
+    return line.forced or outcome_words(line.result, line.plies) or line.note
+
+
+class AdvicePanel(Static):
+    DEFAULT_CSS = """
+    AdvicePanel { height: auto; margin-bottom: 1; text-wrap: nowrap; text-overflow: ellipsis; }
+    """
+
+    def show(self, advice: Advice | None, engine: str, note: str = "", compact: bool = False) -> None:
+        self.update(self.render_advice(advice, engine, note, compact, self.content_size.width or 60))
+
+    @staticmethod
+    def render_advice(
+        advice: Advice | None, engine: str, note: str = "", compact: bool = False, width: int = 60
+    ) -> Text:
+        text = Text(end="", no_wrap=True, overflow="ellipsis")
+        if advice is None:
+            text.append(f"Advice (a hides it): {engine}\n", style="bold")
+            if note:
+                text.append(note + "\n", style="dim")
+            return text
+        state = "" if advice.final else " (thinking)"
+        text.append(f"Advice{'' if compact else ' (a hides it)'}: {advice.engine}{state}\n", style="bold")
+        if note:
+            text.append(note + "\n", style="dim")
+        if advice.result is not None:
+            text.append(f"{position_words(advice.result, advice.plies)} (proven)\n", style="bold")
+        elif advice.value is not None and advice.scale == "chance":
+            text.append(f"Your chance to win: {advice.value * 100:.0f}%\n", style="bold")
+        elif advice.value is not None:
+            exact = ", exact" if advice.exact else ""
+            text.append(f"Value for you: {value_text(advice.value, advice.scale)}{exact}\n", style="bold")
+        best = next((line for line in advice.moves if line.move == advice.best), None)
+        if advice.best:
+            text.append("Suggested: ")
+            text.append(f" {advice.best} ", style="bold reverse")
+            if best is not None and (best.forced or best.result):
+                text.append(f"  {move_words(best)}")
+            text.append("\n")
+        shown = SHOWN_MOVES_COMPACT if compact else SHOWN_MOVES
+        # Every forced result is listed, however many: none is ever hidden behind "more moves".
+        must = [line for line in advice.moves if line.forced or line.result is not None]
+        others = [line for line in advice.moves if line not in must]
+        listed = must + others[: max(0, shown - len(must))]
+        listed.sort(key=advice.moves.index)
+        weights = any(line.probability is not None for line in advice.moves)
+        for line in listed:
+            mark = "<" if line.move == advice.best else " "
+            weight = "" if not weights else f"{line.probability * 100:4.0f}% " if line.probability else "      "
+            value = value_text(line.value, advice.scale)
+            text.append(
+                f" {mark}{line.move:<8}{value:>4}  {weight}{move_words(line)}\n", style="bold" if line.forced else ""
+            )
+        if len(advice.moves) > len(listed):
+            text.append(f"  ... {len(advice.moves) - len(listed)} more moves\n", style="dim")
+        if not compact:
+            legend = {
+                "chance": "%: your chance to win after the move",
+                "outcome": "value after the move (the tables'), then its weight in the equilibrium",
+                "expected": "your expected payoff after the move",
+            }[advice.scale]
+            text.append(legend + "\n", style="dim")
+            for detail in advice.details:
+                for piece in textwrap.wrap(detail, max(20, width)):
+                    text.append(piece + "\n", style="dim")
+            if advice.blue:
+                text.append("Their pieces, chance of blue (also on the board: ?7 = 70-79%):\n")
+                text.append("  " + "  ".join(f"{square} {blue * 100:.0f}%" for square, blue in advice.blue) + "\n")
+        return text
