@@ -17,7 +17,7 @@ from typing import Literal
 from core.contest import DEFAULT_BUDGET, DEFAULT_PER_MOVE, DEFAULT_PLY_LIMIT, FIRST_PORT
 from core.errors import IllegalMoveError, NotationError
 from core.game import Side
-from core.geister import Setup, Variant, variant_by_name
+from core.geister import Colour, GeisterState, Setup, Variant, variant_by_name
 from core.impartial import HeapRule, Nim
 from solvers.catalogue import UnknownPlayerError, player_entry, players_for
 
@@ -83,6 +83,9 @@ class GeisterConfig:
     seed: int | None = None
     #: Seconds per move for the search AIs (mc, upp, ismcts).
     think_time: float = DEFAULT_THINK_TIME
+    #: A position to play on from (``spec/notation.md``) instead of a set-up phase; a set-up chosen (the set-up
+    #: screen's, after ``n``) starts a game from the beginning instead.
+    position: str | None = None
 
     def resolved_variant(self) -> Variant:
         return variant_by_name(self.variant)
@@ -93,6 +96,53 @@ class GeisterConfig:
             return rng.choice(variant.setups(self.human))
         return variant.parse_setup(self.setup, self.human)
 
+    def start_position(self, rng: random.Random) -> GeisterState:
+        """The game from ``position``: the opponent's pieces of unknown colour (``u``/``U``) are given colours drawn
+        with ``rng`` from what its counts leave (each colouring equally likely). ``rng`` must not be one the user can
+        recompute (not the opponent's seeded generator): those colours are what the user plays to find out."""
+        assert self.position is not None
+        state = self.position_state()
+        them = self.human.other
+        variant = state.variant
+        known = [piece for _, piece in state.pieces() if piece.side is them] + [
+            piece for piece in state.captured if piece.side is them
+        ]
+        unknown = sorted(
+            (square for square, piece in state.pieces() if piece.side is them and piece.colour is Colour.UNKNOWN),
+            key=lambda square: (-square.rank, square.file),
+        )
+        blues = variant.blues[them] - sum(1 for piece in known if piece.colour is Colour.BLUE)
+        chosen = set(rng.sample(range(len(unknown)), blues))
+        colours = iter(Colour.BLUE if i in chosen else Colour.RED for i in range(len(unknown)))
+        letter = Colour.UNKNOWN.letter(them)
+        ranks, _, rest = self.position.strip().partition(" ")
+        # Ranks are written from the top, files from a: the order ``unknown`` is sorted in.
+        coloured = "".join(next(colours).letter(them) if char == letter else char for char in ranks)
+        return GeisterState.from_position(f"{coloured} {rest}", variant)
+
+    def position_state(self) -> GeisterState:
+        """``position`` as a game state (the opponent's colours as given, ``u``/``U`` where unknown); ``ConfigError``
+        for a position that does not parse, is over, leaves pieces out, or hides the user's own colours."""
+        assert self.position is not None
+        from solvers.advice.registry import check_geister_position
+
+        try:
+            state = GeisterState.from_position(self.position, self.resolved_variant())
+            outcome = state.outcome()
+            if outcome is not None:
+                raise ConfigError(f"the game is over there: {outcome}", "--position")
+            if any(piece.colour is Colour.UNKNOWN for _, piece in state.pieces() if piece.side is self.human):
+                letters = "B/R" if self.human is Side.P1 else "b/r"
+                raise ConfigError(
+                    f"your own pieces ({self.human}'s) need their colours ({letters}, not U): a piece of unknown "
+                    "colour could escape as a blue",
+                    "--position",
+                )
+            check_geister_position(state, self.human)
+        except NotationError as error:
+            raise ConfigError(str(error), "--position") from None
+        return state
+
     def check(self) -> None:
         try:
             variant = self.resolved_variant()
@@ -100,6 +150,11 @@ class GeisterConfig:
             raise ConfigError(str(error)) from None
         _check_player(self.opponent, self.variant)
         check_seconds(self.think_time, "the thinking time", *THINK_TIME_RANGE, option="--time")
+        if self.position is not None:
+            if self.setup is not None:
+                raise ConfigError("a game from --position takes its colours from the position, not --setup", "--setup")
+            self.position_state()
+            return
         if self.setup is not None and self.setup.lower() != "random":
             try:
                 setup = variant.parse_setup(self.setup, self.human)

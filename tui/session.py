@@ -13,6 +13,7 @@ import random
 from core.errors import IllegalMoveError, NotationError, quoted
 from core.game import Side
 from core.geister import Colour, GeisterState, GeisterView, Setup
+from core.geister_board import hide_colours
 from core.notation import Move
 from core.record import Record
 from solvers.catalogue import make_player, player_entry
@@ -43,9 +44,10 @@ class GameSession:
     def __init__(
         self, config: GeisterConfig, state: GeisterState | None = None, setup_rng: random.Random | None = None
     ) -> None:
-        """A new game from ``config`` (or going on from ``state``). ``setup_rng`` draws the user's random set-up;
-        by default the operating system's randomness, apart from the opponent's generator (``config.seed``): the
-        opponent's generator must not be able to recompute the user's hidden set-up."""
+        """A new game from ``config`` (or going on from ``state``). ``setup_rng`` draws what the start hides: the
+        user's random set-up, or in a game from ``config.position`` the colours of the opponent's unknown pieces; by
+        default the operating system's randomness, apart from the opponent's generator (``config.seed``): a seed the
+        user knows must not recompute what the user may not see."""
         self.config = config
         self.variant = config.resolved_variant()
         self.human = config.human
@@ -55,6 +57,8 @@ class GameSession:
         self.seed = seed
         #: The opponent's generator, and only the opponent's.
         self.rng = random.Random(seed)
+        if state is None and config.position is not None and config.setup is None:
+            state = config.start_position(setup_rng or random.SystemRandom())
         if state is None:
             state = GeisterState(self.variant)
             human_setup = config.human_setup(setup_rng or random.SystemRandom())
@@ -183,13 +187,19 @@ class GameSession:
             seen = Setup(tuple(revealed.get(slot, Colour.UNKNOWN) for slot in range(count)))
             record.tags[f"Setup{them.number}"] = seen.to_text()
             del record.tags["Seed"]
+            start = self.state.start_position
+            if start is not None:  # a game from a position: its start names the opponent's colours
+                record.tags["Start"] = hide_colours(start, self.human)
         return record
 
     def secrets(self) -> dict[str, str]:
         """What resuming needs that the user may not see while the game runs (kept apart from the record)."""
         full = self.record(reveal=True)
         setup_tag = f"Setup{self.human.other.number}"
-        return {setup_tag: full.tags[setup_tag], "Seed": full.tags["Seed"]}
+        hidden = {setup_tag: full.tags[setup_tag], "Seed": full.tags["Seed"]}
+        if self.state.start_position is not None:
+            hidden["Start"] = full.tags["Start"]
+        return hidden
 
     @classmethod
     def from_record(cls, record: Record) -> GameSession:
