@@ -5,13 +5,16 @@ from __future__ import annotations
 import random
 
 import pytest
+from pilot_helpers import run
 
 from core.errors import IllegalMoveError, NotationError
 from core.game import Side
 from core.geister import VARIANTS, Colour, GeisterState
 from core.record import Record
+from tui.app import NashplayApp, StartRequest
 from tui.config import ConfigError, GeisterConfig
 from tui.session import GameSession
+from tui.widgets.board import Board
 
 GEISTER = VARIANTS["geister"]
 
@@ -81,3 +84,22 @@ def test_partly_known_set_ups_round_trip_and_keep_the_counts() -> None:
     state.apply(GEISTER.parse_setup("BRRBBRRB", Side.P1))
     state.apply(setup)
     assert state.setup(Side.P2) == setup
+
+
+def test_a_picked_piece_shows_at_once() -> None:
+    """Picking a piece showed nothing until the cursor moved away: the cursor's brackets hid the selection's."""
+
+    async def test() -> None:
+        config = GeisterConfig("mini-geister", Side.P1, "chototsu", "BR", 3)
+        app = NashplayApp(StartRequest.for_config(config), ascii_mode=True, ai_delay=0)
+        async with app.run_test(size=(90, 30)) as pilot:
+            await pilot.pause()
+            board = app.screen.query_one("#board", Board)
+            assert board.has_focus and board.view is not None
+            before = str(board.render())
+            await pilot.press("enter")  # pick the piece under the cursor
+            assert board.selected == board.cursor
+            after = str(board.render())
+            assert after != before and ("<B>" in after or "<R>" in after), after
+
+    run(test)

@@ -201,10 +201,12 @@ class Board(Widget, can_focus=True):
         glyphs = self.glyphs
         assert self.view is not None
         left = right = " "
-        if self.selected == square:
-            left, right = glyphs.selected_left, glyphs.selected_right
         if self.cursor == square and self.has_focus and self.interactive:
             left, right = glyphs.cursor_left, glyphs.cursor_right
+        # The picked piece's marks win over the cursor's: picking leaves the cursor on the piece, and the user must see
+        # at once that it is picked (the cursor's brackets hid it until the cursor moved away).
+        if self.selected == square:
+            left, right = glyphs.selected_left, glyphs.selected_right
         if piece is None:
             glyph = glyphs.last_from if last is not None and last.src == square else " "
             fg = "board--mark"
