@@ -337,6 +337,9 @@ async def check_finished_game(app: NashplayApp, pilot: Pilot[None], state_dir: P
     await pilot.press("s")
     field = screen.query_one("#move-input", Input)
     assert field.display and field.value.endswith(".ngr")
+    # Proposed in the state folder's records/ (it was the working directory: records were left wherever nashplay
+    # happened to be started).
+    assert field.value.startswith(str(state_dir / "records")), field.value
     await pilot.press("end", "ctrl+u")
     assert field.value == ""
     # A relative path (short to type) is taken from the working directory, here tmp_path.

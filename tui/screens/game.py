@@ -28,6 +28,7 @@ from solvers.advice import Advice
 from tui.config import GeisterConfig
 from tui.messages import OpenGame, OpenReplay
 from tui.saves import SaveSlot
+from tui.storage import state_dir
 from tui.screens.base import OpponentFailed, OpponentMoved
 from tui.screens.board_screen import BoardScreen
 from tui.session import GameSession
@@ -338,8 +339,9 @@ class GameScreen(BoardScreen):
         self.input_mode = mode
         if mode == "save":
             stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-            path = Path.cwd() / f"{self.session.variant.name}-{stamp}.ngr"
-            self.open_input("file to save the record to (Enter saves, Esc cancels)", str(path))
+            # The state folder's records/, not wherever nashplay was started from: records are found again there.
+            path = state_dir() / "records" / f"{self.session.variant.name}-{stamp}.ngr"
+            self.open_input("Save the record to (edit the path; Enter saves, Esc cancels)", str(path))
         else:
             self.open_input(self.MOVE_PLACEHOLDER)
 
@@ -356,6 +358,7 @@ class GameScreen(BoardScreen):
 
     def _save_to(self, path: Path) -> None:
         try:
+            path.parent.mkdir(parents=True, exist_ok=True)
             self.session.record(reveal=self.session.is_over).save(path)
         except OSError as error:
             self.say(f"Could not save to {path}: {error.strerror or error}", error=True)
