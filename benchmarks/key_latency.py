@@ -1,12 +1,18 @@
 """How fast the app answers keys while a search AI thinks (issue: keys within 100 ms while the advice searches).
 
-Three runs of the same Geister game, headless, each pressing a key (``f``, flip the board: it redraws the board)
+Four runs of the same Geister game, headless, each pressing a key (``f``, flip the board: it redraws the board)
 ``--presses`` times and timing each press until the app has handled it:
 
 * ``idle``: nothing searches (the floor: Textual's own cost of a key and a redraw);
-* ``process``: the live advice panel is on, so UPP searches in the advice process, as the app does;
-* ``thread`` (the baseline): the same UPP search runs in a thread of the app's own process, which is the obvious
+* ``process``: the live advice panel is on, so the strongest AI (bayes) searches in the advice process, as the app
+  does, and the panel and the bar redraw with every slice of the search;
+* ``hint``: the panel and the hint (``H``): the board itself redraws with every slice too (the hint's squares, the
+  chances of blue on the pieces), beside the bar;
+* ``thread`` (the baseline): a search in a thread of the app's own process (UPP, pure numpy), which is the obvious
   design and the one ``spec/conventions.md`` warns about (the search holds the interpreter lock).
+
+It also times, in the ``process`` and ``hint`` runs, the first advice: from pressing ``a`` to the panel's first
+suggested move (the advice process starts, loads the compiled engine from its cache, and reports its first slice).
 
     python benchmarks/key_latency.py [--presses 100]
 
@@ -54,6 +60,10 @@ def search_in_thread(view: object, stop: threading.Event) -> None:
                 return
 
 
+#: Milliseconds from pressing ``a`` to the first suggested move, by run.
+first_advice: dict[str, float] = {}
+
+
 async def measure(mode: str, presses: int) -> list[float]:
     config = GeisterConfig("geister", Side.P1, "chototsu", "BRRBBRRB", 3)
     app = NashplayApp(StartRequest.for_config(config), ai_delay=0)
@@ -63,12 +73,16 @@ async def measure(mode: str, presses: int) -> list[float]:
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, GameScreen)
-        if mode == "process":
+        if mode in ("process", "hint"):
+            asked = time.perf_counter()
             await pilot.press("a")
+            if mode == "hint":
+                await pilot.press("H")
             panel = screen.query_one("#search-advice", AdvicePanel)
-            for _ in range(300):  # wait until the search is really running (the process has started and reported)
-                await pilot.pause(0.05)
-                if "thinking" in str(panel.render()):
+            for _ in range(3000):  # wait until the search is really running (the process has started and reported)
+                await pilot.pause(0.01)
+                if "Suggested" in str(panel.render()):
+                    first_advice[mode] = (time.perf_counter() - asked) * 1000
                     break
             else:
                 raise RuntimeError("the advice search never reported")
@@ -82,8 +96,10 @@ async def measure(mode: str, presses: int) -> list[float]:
             latencies.append((time.perf_counter() - started) * 1000)
             await asyncio.sleep(0.02)  # a fast typist: 50 keys a second at most
         stop.set()
-        if mode == "process":
+        if mode in ("process", "hint"):
             await pilot.press("a")  # the search stops with the panel
+            if mode == "hint":
+                await pilot.press("H")
     shutdown_all()
     return latencies
 
@@ -103,18 +119,27 @@ def main() -> None:
     args = parser.parse_args()
     figures: dict[str, dict[str, float]] = {}
     print(f"Key latency, {args.presses} presses of 'f' (flip and redraw the Geister board), milliseconds")
-    for mode in ("idle", "process", "thread"):
+    label = {
+        "idle": "nothing searching",
+        "process": "advice in its process",
+        "hint": "advice, hint and bar",
+        "thread": "UPP in a thread",
+    }
+    for mode in label:
         figures[mode] = summary(asyncio.run(measure(mode, args.presses)))
         f = figures[mode]
-        label = {"idle": "nothing searching", "process": "UPP advice in its process", "thread": "UPP in a thread"}
         print(
             f"  {mode:<8} {label[mode]:<28} median {f['p50_ms']:6.1f}   p95 {f['p95_ms']:6.1f}   max {f['max_ms']:6.1f}"
         )
+    for mode, ms in first_advice.items():
+        print(f"  first advice ({label[mode]}): {ms:.0f} ms after pressing a")
     print(
         json.dumps(
             {
                 "process_p95_ms": figures["process"]["p95_ms"],
                 "process_max_ms": figures["process"]["max_ms"],
+                "hint_p95_ms": figures["hint"]["p95_ms"],
+                "first_advice_ms": {mode: round(ms) for mode, ms in first_advice.items()},
                 "baseline_thread_p95_ms": figures["thread"]["p95_ms"],
                 "idle_p95_ms": figures["idle"]["p95_ms"],
                 **{f"{mode}_{key}": value for mode, f in figures.items() for key, value in f.items()},

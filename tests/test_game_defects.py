@@ -13,6 +13,7 @@ from core.geister import VARIANTS, Colour, GeisterState
 from core.record import Record
 from tui.app import NashplayApp, StartRequest
 from tui.config import ConfigError, GeisterConfig
+from tui.screens.game import GameScreen
 from tui.session import GameSession
 from tui.widgets.board import Board
 
@@ -101,5 +102,40 @@ def test_a_picked_piece_shows_at_once() -> None:
             assert board.selected == board.cursor
             after = str(board.render())
             assert after != before and ("<B>" in after or "<R>" in after), after
+
+    run(test)
+
+
+def test_the_chances_of_blue_on_the_board_move_with_the_evidence() -> None:
+    """In a real game every piece stayed at 50% for 16 moves. With the advice on, a telling sequence (player 2's
+    c5 steps next to our c3: a purple-type player walks its reds into contact) must move the digits on the board:
+    that piece below the others."""
+
+    async def test() -> None:
+        config = GeisterConfig("geister", Side.P1, "random", "BRRBBRRB", 5)
+        app = NashplayApp(StartRequest.for_config(config), ascii_mode=True, ai_delay=0)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, GameScreen)
+            board = screen.query_one("#board", Board)
+            session = screen.session
+            for text in ["c2-c3", "c5-c4"]:  # both sides' moves, played straight into the game
+                session.state.push_text(text)
+            session.version += 1
+            screen.refresh_game()
+            await pilot.press("a")
+            for _ in range(600):
+                await pilot.pause(0.05)
+                if board.blue_chances:
+                    break
+            chances = {str(square): chance for square, chance in board.blue_chances}
+            assert len(chances) == 8, chances
+            others = [chance for square, chance in chances.items() if square != "c4"]
+            assert chances["c4"] < min(others) and chances["c4"] < 0.4, chances
+            # And the digit on the board says so.
+            text = str(board.render())
+            assert f"?{int(chances['c4'] * 10)}" in text
+            await pilot.press("a")
 
     run(test)
