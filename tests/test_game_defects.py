@@ -139,3 +139,37 @@ def test_the_chances_of_blue_on_the_board_move_with_the_evidence() -> None:
             await pilot.press("a")
 
     run(test)
+
+
+def test_browsing_shows_the_browsed_positions_captures_and_after_the_game_its_colours() -> None:
+    """Browsing showed the live position's captures and last move beside an earlier board, and after a game the
+    opponent's pieces stayed '?' under "All colours are revealed"."""
+
+    async def test() -> None:
+        config = GeisterConfig("mini-geister", Side.P1, "random", "BR", 11)
+        app = NashplayApp(StartRequest.for_config(config), ascii_mode=True, ai_delay=0)
+        async with app.run_test(size=(110, 34)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, GameScreen)
+            session = screen.session
+            rng = random.Random(1)
+            while not session.is_over:  # play both sides straight into the game, to its end
+                session.state.push(rng.choice(session.state.legal_moves()))
+            session.version += 1
+            screen.refresh_game()
+            assert session.state.captured  # Mini-Geister ends with a capture or an escape; this game: a capture
+            total = len(session.state.moves())
+            await pilot.press("tab", "home")
+            await pilot.pause()
+            assert screen.browsing == 0
+            board = screen.query_one("#board", Board)
+            assert board.view is not None
+            shown = {p.colour for _, p in board.view.pieces(Side.P2)}
+            assert Colour.UNKNOWN not in shown  # the game is over: every colour is known, earlier positions too
+            captured = str(screen.query_one("#captured").render())
+            assert "You captured: none" in captured and "They captured: none" in captured, captured
+            status = str(screen.query_one("#status").render())
+            assert "Game over" not in status and f"after move 0 of {total}" in status, status
+
+    run(test)

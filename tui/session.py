@@ -79,19 +79,27 @@ class GameSession:
     def view(self) -> GeisterView:
         return self.state.view(self.human)
 
-    def view_at(self, ply: int) -> GeisterView:
-        """The user's view as it was after ``ply`` moves (for browsing the move list)."""
+    def _state_at(self, moves: int) -> GeisterState:
+        """The game after its first ``moves`` moves (a game started from a position counts from there)."""
         state = self.state.clone()
-        while state.ply > ply and state.moves():
+        while len(state.moves()) > moves:
             state.pop()
-        return state.view(self.human)
+        return state
 
-    def full_position_at(self, ply: int) -> str:
-        """Every colour of the position after ``ply`` moves: for after the game only (it reveals the opponent)."""
-        state = self.state.clone()
-        while state.ply > ply and state.moves():
-            state.pop()
-        return state.position()
+    def view_at(self, moves: int) -> GeisterView:
+        """The user's view as it was after ``moves`` moves (for browsing the move list). Once the game is over every
+        colour is known, and the view of an earlier position shows them too."""
+        state = self._state_at(moves)
+        view = state.view(self.human)
+        if self.is_over:
+            variant = state.variant
+            board = tuple(state.piece_at(variant.square(index)) for index in range(variant.width * variant.height))
+            view = dataclasses.replace(view, board=board)
+        return view
+
+    def full_position_at(self, moves: int) -> str:
+        """Every colour of the position after ``moves`` moves: for after the game only (it reveals the opponent)."""
+        return self._state_at(moves).position()
 
     @property
     def is_over(self) -> bool:

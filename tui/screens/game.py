@@ -229,7 +229,9 @@ class GameScreen(BoardScreen):
         text = Text(end="")
         limit = view.variant.ply_limit
         text.append(f"Ply {view.ply}" + (f" of {limit}" if limit else "") + "\n", style="bold")
-        if view.outcome is not None:
+        if self.browsing is not None:
+            pass  # an earlier position: whose turn it is now, or how the game ended, is not what it shows
+        elif view.outcome is not None:
             won = view.outcome.winner is session.human
             verdict = "You won!" if won else ("Draw." if view.outcome.winner is None else "You lost.")
             text.append(f"Game over: {verdict}\n", style="bold")
@@ -245,7 +247,8 @@ class GameScreen(BoardScreen):
             text.append(f"Last move: {last} ({who})\n")
         if self.browsing is not None:
             text.append(
-                f"Viewing the position after move {self.browsing} of {len(view.moves)}: End returns\n", style="reverse"
+                f"Viewing the position after move {self.browsing} of {len(session.state.moves())}: End returns\n",
+                style="reverse",
             )
         return text
 
@@ -412,5 +415,8 @@ class GameScreen(BoardScreen):
             board.view = self.session.view_at(event.ply)
             board.interactive = False
             board.inactive_hint = "You are looking at an earlier position: End (in the move list) returns"
-        self.query_one("#status", Static).update(self._status(self.session.view()))
+        # The side panel tells of the position shown: its last move and its captures, not the live game's.
+        shown = board.view if board.view is not None else self.session.view()
+        self.query_one("#status", Static).update(self._status(shown))
+        self.query_one("#captured", Static).update(self._captured(shown))
         self._update_advice()
