@@ -71,6 +71,40 @@ def finished_record() -> Record:
 # ------------------------------------------------------------------------------------------------ menu and set-up
 
 
+def test_the_menu_plays_on_a_contest_server_at_the_host_and_port_given(state_dir: Path) -> None:
+    """The menu's contest entry asks for the server (the defaults of ``nashplay connect``), refuses a bad port with
+    a word, and opens the server screen with the records in the state folder's ``contest/``, as ``connect`` does."""
+    from tui.screens.ask_path import AskServer
+    from tui.screens.server import ServerGameScreen
+
+    async def test() -> None:
+        app = NashplayApp(ai_delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            games = app.screen.query_one("#games", OptionList)
+            ids = [option_id for option_id, _ in menu_options(app)]
+            games.highlighted = ids.index("connect")
+            await pilot.press("enter")
+            await pilot.pause()
+            dialog = app.screen
+            assert isinstance(dialog, AskServer)
+            assert dialog.query_one("#server-host", Input).value == "127.0.0.1"
+            assert dialog.query_one("#server-port", Input).value == "10000"
+            dialog.query_one("#server-port", Input).value = "port"
+            await pilot.press("enter")
+            await pilot.pause()
+            assert app.screen is dialog and "1 to 65535" in str(dialog.query_one("#server-problem").render())
+            dialog.query_one("#server-port", Input).value = "1"  # nobody listens there: refused at once
+            await pilot.press("enter")
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, ServerGameScreen)
+            assert (screen.config.host, screen.config.port) == ("127.0.0.1", 1)
+            assert screen.config.save_dir == state_dir / "contest"
+
+    run(test)
+
+
 def test_menu_offers_the_games_and_set_up_starts_a_game() -> None:
     async def test() -> None:
         app = NashplayApp(ai_delay=0)
@@ -90,6 +124,7 @@ def test_menu_offers_the_games_and_set_up_starts_a_game() -> None:
                 "game:tcg",
                 "game:nim",
                 "game:footstep",
+                "connect",
                 "replay",
                 "quit",
             ], "no Resume without a saved game"

@@ -11,18 +11,31 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar, Literal
+from typing import TYPE_CHECKING, ClassVar, Literal, cast
 
+from rich.segment import Segment, Segments
 from textual import on
+from textual._context import active_app
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.command import CommandPalette, SearchIcon
+from textual.content import Content
 from textual.screen import Screen
+from textual.scrollbar import ScrollBar, ScrollBarRender
 
 from core.errors import NotationError, clipped
 from core.game import Side
 from core.record import Record
 from tui.games import Config, game_entry, game_of, load_screen
-from tui.messages import AskForRecord, OpenGame, OpenLearningCurves, OpenReplay, ResumeGame, ShowMenu
+from tui.messages import (
+    AskForRecord,
+    AskForServer,
+    OpenGame,
+    OpenLearningCurves,
+    OpenReplay,
+    ResumeGame,
+    ShowMenu,
+)
 from tui.saves import SaveFolderError, SaveSlot, SaveStore, iter_descriptions
 from tui.screens.base import AppServices
 from tui.screens.menu import MenuScreen
@@ -53,6 +66,35 @@ class StartRequest:
     def for_config(cls, config: Config, setup: bool = False) -> StartRequest:
         """A game with ``config``: on its set-up screen (``setup``) or straight on the board."""
         return cls("game", game=game_of(config), config=config, setup=setup)
+
+
+class _ScrollBarRender(ScrollBarRender):
+    """Textual's scroll bar, whose thumb ends in eighth-block characters: spaces instead in ASCII mode (the thumb
+    still shows as a block of its own colour)."""
+
+    @classmethod
+    def render_bar(cls, *args: object, **kwargs: object) -> Segments:
+        bar = super().render_bar(*args, **kwargs)  # type: ignore[arg-type]
+        if not getattr(active_app.get(None), "ascii_mode", False):
+            return bar
+        return Segments(
+            [Segment(" " * len(s.text), s.style, s.control) if not s.text.isascii() else s for s in bar.segments],
+            new_lines=bar.new_lines,
+        )
+
+
+# Textual's documented way to draw scroll bars differently; ours only differs in ASCII mode.
+ScrollBar.renderer = _ScrollBarRender
+
+
+class _AsciiCommandPalette(CommandPalette):
+    """The command palette without its magnifying-glass icon and with three dots for the ellipsis."""
+
+    def __init__(self) -> None:
+        super().__init__(placeholder="Search for commands...", id="--command-palette")
+
+    def on_mount(self) -> None:
+        self.query_one(SearchIcon).icon = ">"
 
 
 class NashplayApp(App[None]):
@@ -301,9 +343,47 @@ class NashplayApp(App[None]):
 
         self.push_screen(ask_path(), opened)
 
+    @on(AskForServer)
+    def _ask_for_server(self) -> None:
+        ask_server = load_screen("tui.screens.ask_path:AskServer")
+
+        def chosen(address: tuple[str, int] | None) -> None:
+            if address is not None:
+                self.connect(*address)
+
+        self.push_screen(ask_server(), chosen)
+
+    def connect(self, host: str, port: int) -> None:
+        """A game on the contest server at ``host``:``port``, as ``nashplay connect`` starts it (records in the state
+        folder's ``contest/``; when that cannot take them, the screen says so of each game)."""
+        from core.record import prepare_record_folder
+        from tui.config import ServerGameConfig
+
+        folder = self.saves.folder.parent / "contest"
+        try:
+            prepare_record_folder(folder)
+        except OSError:
+            save_dir = None
+        else:
+            save_dir = folder
+        config = ServerGameConfig(host=host, port=port, save_dir=save_dir)
+        self._show(load_screen("tui.screens.server:ServerGameScreen")(config))
+
     @on(OpenLearningCurves)
     def _open_learning_curves(self, event: OpenLearningCurves) -> None:
         self.push_screen(load_screen("tui.screens.footstep_learning:FootstepLearningScreen")(event.n, event.k))
+
+    def format_title(self, title: str, sub_title: str) -> Content:
+        if not self.ascii_mode or not sub_title:
+            return super().format_title(title, sub_title)
+        # Textual joins them with an em dash.
+        return Content.assemble(Content(title), (" - ", "dim"), Content(sub_title).stylize("dim"))
+
+    def action_command_palette(self) -> None:
+        if self.ascii_mode and self.use_command_palette and not CommandPalette.is_open(cast("App[object]", self)):
+            self.push_screen(_AsciiCommandPalette())
+            return
+        super().action_command_palette()
 
     def get_key_display(self, binding: Binding) -> str:
         display = super().get_key_display(binding)

@@ -222,12 +222,12 @@ def _footstep_config(args: argparse.Namespace) -> Config:
 def _geister_entry(name: str) -> GameEntry:
     game = GAME_TYPES[name]
     notes = {
-        "geister": "6x6, 4 blue + 4 red each; search AIs with live advice",
-        "mini-geister": "4x4, solved exactly: play the Nash equilibrium",
+        "geister": "6x6, 4 blue + 4 red each; search AIs, live advice",
+        "mini-geister": "4x4, solved: play the Nash equilibrium",
     }
     return GameEntry(
         game,
-        notes.get(name, "4x4 with a third piece (section 6 of the Mini-Geister paper)"),
+        notes.get(name, "a third piece: section 6 of the paper"),
         "geister",
         "tui.screens.game:GameScreen",
         "tui.screens.setup:SetupScreen",
@@ -242,7 +242,7 @@ GAMES: dict[str, GameEntry] = {
     **{name: _geister_entry(name) for name, game in GAME_TYPES.items() if game.family == "geister"},
     "tcg": GameEntry(
         game_type("tcg"),
-        "TCG: the equilibrium advisor, or play the AI",
+        "the equilibrium advisor, or play the AI",
         "tcg",
         "tui.screens.tcg:TcgScreen",
         None,
@@ -252,7 +252,7 @@ GAMES: dict[str, GameEntry] = {
     ),
     "nim": GameEntry(
         game_type("nim"),
-        "Nim, subtraction games, Kayles; with advice",
+        "Nim, subtraction games, Kayles; advice",
         "nim",
         "tui.screens.nim:NimScreen",
         "tui.screens.nim_setup:NimSetupScreen",
@@ -263,7 +263,7 @@ GAMES: dict[str, GameEntry] = {
     ),
     "footstep": GameEntry(
         game_type("footstep"),
-        "a bidding game: play the equilibrium, random or a learner",
+        "a bidding game: equilibrium, random, learner",
         "footstep",
         "tui.screens.footstep:FootstepScreen",
         None,

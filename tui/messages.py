@@ -47,6 +47,10 @@ class AskForRecord(Message):
     """Ask for a record file, then replay it."""
 
 
+class AskForServer(Message):
+    """Ask for a contest server's host and port, then play a Geister game on it (as ``nashplay connect``)."""
+
+
 class OpenLearningCurves(Message):
     """Footstep's learners against the random player, for Footstep(n, k)."""
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import ClassVar, Generic, Protocol, TypeVar, cast
 
+from textual.content import Content
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Header
+from textual.widgets import Footer, Header
 
 from tui.games import game_entry
 from tui.saves import SaveStore
@@ -36,6 +37,8 @@ class AppServices(Protocol):
 
     def report_save_problem(self, problem: str) -> None: ...
 
+    def format_title(self, title: str, sub_title: str) -> Content: ...
+
 
 class OpponentMoved(Message, Generic[ActionT]):
     """An AI opponent's answer, computed in a worker for the game as it was at ``version``."""
@@ -54,11 +57,24 @@ class OpponentFailed(Message):
         self.error = error
 
 
+#: Columns the header leaves for the title: its icon (8) and the clock space (10) take the rest.
+HEADER_CHROME = 18
+
+
 class NashplayScreen(Screen[None]):
     #: The game this screen plays or sets up (a ``tui.games`` name); its entry names the help topic.
     game_name: str | None = None
     #: The help topic of a screen that belongs to no game.
     HELP_TOPIC: ClassVar[str] = "general"
+    #: Below this terminal size (columns, rows) the screen is compact: it gets the ``-compact`` class and draws
+    #: shorter texts, dropping detail so that nothing wraps or falls off. ``None``: the screen does not adapt here
+    #: (the Geister board screens do it themselves).
+    SHRINK_BELOW: ClassVar[tuple[int, int] | None] = None
+
+    def __init__(self) -> None:
+        super().__init__()
+        #: The titles to choose from, most detailed first (``set_titles``): the first that fits the header is shown.
+        self._title_choices: tuple[tuple[str, str], ...] = ()
 
     @property
     def nashplay(self) -> AppServices:
@@ -74,7 +90,50 @@ class NashplayScreen(Screen[None]):
         """What ``?`` explains here: the game's topic from the game catalogue, else the screen's own."""
         return game_entry(self.game_name).help_topic if self.game_name is not None else self.HELP_TOPIC
 
+    @property
+    def compact(self) -> bool:
+        """Whether the terminal is below ``SHRINK_BELOW``: texts are shortened and optional parts hidden."""
+        if self.SHRINK_BELOW is None:
+            return False
+        width, height = self.app.size
+        return width < self.SHRINK_BELOW[0] or height < self.SHRINK_BELOW[1]
+
     def on_mount(self) -> None:
         if self.nashplay.ascii_mode:
             for header in self.query(Header):
                 header.icon = "*"  # the default icon is a Unicode circle
+        self._fit_to_size()
+
+    def on_resize(self) -> None:
+        self._fit_to_size()
+
+    def _fit_to_size(self) -> None:
+        if self.SHRINK_BELOW is not None and self.compact != self.has_class("-compact"):
+            self.set_class(self.compact, "-compact")
+            for footer in self.query(Footer):
+                footer.compact = self.compact  # a space less around each key: at 80 columns they all fit
+            if self.is_mounted:
+                self.size_changed()
+        self._show_titles()
+
+    def size_changed(self) -> None:
+        """The screen turned compact or back: redraw what depends on it (texts that shorten)."""
+
+    def set_titles(self, *candidates: tuple[str, str]) -> None:
+        """The header's title and sub-title: the first (title, sub-title) of ``candidates`` that fits the header at
+        the terminal's width (the last one, shortened at a word, when none does), so a title is never cut."""
+        self._title_choices = candidates
+        self._show_titles()
+
+    def _show_titles(self) -> None:
+        if not self._title_choices:
+            return
+        room = self.app.size.width - HEADER_CHROME
+        for title, sub_title in self._title_choices:
+            if len(self.nashplay.format_title(title, sub_title).plain) <= room:
+                break
+        else:
+            title, sub_title = self._title_choices[-1][0], ""
+            if len(title) > room:
+                title = title[: max(0, room - 3)].rsplit(" ", 1)[0].rstrip(",;:") + "..."
+        self.title, self.sub_title = title, sub_title

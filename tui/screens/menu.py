@@ -1,4 +1,5 @@
-"""The game menu: resume any unfinished game, start any game of the catalogue, open a record."""
+"""The game menu: resume any unfinished game, start any game of the catalogue, play on a contest server, open a
+record."""
 
 from __future__ import annotations
 
@@ -11,32 +12,39 @@ from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from tui.games import GAMES
-from tui.messages import AskForRecord, OpenGame, ResumeGame
+from tui.messages import AskForRecord, AskForServer, OpenGame, ResumeGame
 from tui.saves import MAX_LISTED
 from tui.screens.base import NashplayScreen
 from tui.widgets.footer import NashplayFooter
 
+#: Columns of the menu's box the options cannot use: the margins (4), the border (2), the padding (2) and room for a
+#: scroll bar (2), which appears when many games wait to be resumed.
+OPTION_CHROME = 10
+
 
 class MenuScreen(NashplayScreen):
+    SHRINK_BELOW = (100, 30)
+
     BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
         Binding("o", "open_record", "Open record"),
     ]
 
     PALETTE: ClassVar[list[tuple[str, str, str]]] = [
         ("Open a record", "Replay a saved game record", "open_record"),
+        ("Play on a contest server", "Connect to a Geister contest server (nashplay connect)", "connect"),
     ]
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield Static("Choose a game (arrows and Enter; the mouse works too)", id="menu-heading")
+        yield Static("Choose a game (arrows and Enter; the mouse works too)", id="menu-heading", classes="one-line")
         yield OptionList(id="games")
         yield Static(id="menu-message")
         yield NashplayFooter()
 
     def on_mount(self) -> None:
         super().on_mount()
-        self.title = "nashplay"
-        self.sub_title = "games where the right move is a mixed strategy"
+        self.set_titles(("nashplay", "games where the right move is a mixed strategy"), ("nashplay", ""))
+        self.show_message("")
         self.fill()
         self.query_one("#games", OptionList).focus()
 
@@ -50,14 +58,26 @@ class MenuScreen(NashplayScreen):
             more = "1 more unfinished game" if saves.unlisted == 1 else f"{saves.unlisted} more unfinished games"
             note = f"... and {more} in {saves.folder} (the newest {MAX_LISTED} are listed)"
             games.add_option(Option(note, disabled=True))
+        room = self.app.size.width - OPTION_CHROME
         for name, entry in GAMES.items():
-            games.add_option(Option(f"{entry.title}  ({entry.menu_note})", id=f"game:{name}"))
+            # One line each: the note is dropped where the terminal is too narrow for it (never wrapped).
+            line = f"{entry.title}  ({entry.menu_note})"
+            games.add_option(Option(line if len(line) <= room else entry.title, id=f"game:{name}"))
+        games.add_option(Option("Play on a contest server (nashplay connect)...", id="connect"))
         games.add_option(Option("Replay a record file...", id="replay"))
         games.add_option(Option("Quit", id="quit"))
         games.highlighted = 0
 
     def show_message(self, text: str) -> None:
-        self.query_one("#menu-message", Static).update(text)
+        message = self.query_one("#menu-message", Static)
+        message.update(text)
+        message.display = bool(text)  # an empty message takes no rows from the list
+
+    def on_resize(self) -> None:
+        if self.is_mounted:
+            highlighted = self.query_one("#games", OptionList).highlighted
+            self.fill()
+            self.query_one("#games", OptionList).highlighted = highlighted
 
     @on(OptionList.OptionSelected, "#games")
     def _selected(self, event: OptionList.OptionSelected) -> None:
@@ -68,8 +88,13 @@ class MenuScreen(NashplayScreen):
             self.post_message(OpenGame(choice.removeprefix("game:")))
         elif choice == "replay":
             self.action_open_record()
+        elif choice == "connect":
+            self.action_connect()
         elif choice == "quit":
             self.app.exit()
 
     def action_open_record(self) -> None:
         self.post_message(AskForRecord())
+
+    def action_connect(self) -> None:
+        self.post_message(AskForServer())

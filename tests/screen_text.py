@@ -1,0 +1,114 @@
+"""What the terminal shows, as text, and what does not fit on it: for the layout tests of every screen."""
+
+from __future__ import annotations
+
+import io
+
+from rich.console import Console
+from rich.text import Text
+from textual.app import App
+from textual.content import Content
+from textual.geometry import Region
+from textual.scrollbar import ScrollBar
+from textual.widget import Widget
+from textual.widgets import Footer, Header, Input, Label, Static
+
+from tui.widgets.heaps import AdvicePanel, HeapRows
+from tui.widgets.heatmap import HeatMap
+from tui.widgets.mix import MixBars
+from tui.widgets.setup_picker import SetupPicker
+from tui.widgets.track import Track
+
+#: Widgets drawn from text of our own, line by line: each of their lines must stay one line on the screen.
+TEXT_WIDGETS = (Static, Label, MixBars, HeatMap, Track, HeapRows, AdvicePanel, SetupPicker)
+
+
+def screen_text(app: App[None]) -> str:
+    """Every character on the terminal (the screen and any toast over it), one line per row."""
+    width, height = app.size
+    console = Console(
+        width=width,
+        height=height,
+        file=io.StringIO(),
+        force_terminal=True,
+        color_system=None,
+        record=True,
+        legacy_windows=False,
+        safe_box=False,
+    )
+    update = app.screen._compositor.render_update(full=True, screen_stack=app._background_screens)
+    console.print(update)
+    return console.export_text()
+
+
+def _plain(widget: Widget) -> str | None:
+    """The text a widget draws, before any wrapping (``None``: not a text widget we can read)."""
+    if isinstance(widget, Static):
+        content = widget.content
+        if isinstance(content, Text):
+            return content.plain
+        if isinstance(content, Content):
+            return content.plain
+        if isinstance(content, str):
+            return Content.from_markup(content).plain if widget._render_markup else content
+        return None
+    rendered = widget.render()
+    if isinstance(rendered, Text | Content):
+        return rendered.plain
+    return None
+
+
+def layout_problems(app: App[None], scrolling_allowed: tuple[type[Widget], ...] = ()) -> list[str]:
+    """What does not fit: widgets reaching past the screen or cut by their container, scroll bars (content taller
+    or wider than its box), text lines that wrap, and a title the header cuts. Empty when the screen fits."""
+    problems: list[str] = []
+    width, height = app.size
+    screen = app.screen
+    whole = Region(0, 0, width, height)
+    compositor = screen._compositor
+    for widget, geometry in compositor.full_map.items():
+        if not widget.display or not widget.visible or isinstance(widget, ScrollBar):
+            continue
+        region = geometry.region
+        if not region.area:
+            continue
+        name = f"{type(widget).__name__}#{widget.id}" if widget.id else type(widget).__name__
+        if any(isinstance(ancestor, scrolling_allowed) for ancestor in widget.ancestors_with_self):
+            continue
+        if not whole.contains_region(region):
+            problems.append(f"{name} at {region} reaches past the {width}x{height} screen")
+        elif not geometry.clip.contains_region(region):
+            problems.append(f"{name} at {region} is cut by its container (visible {geometry.clip})")
+        if isinstance(widget, Footer | Input):
+            continue  # they scroll sideways by design, without a scroll bar (the footer's first keys are checked)
+        if widget.show_vertical_scrollbar or widget.show_horizontal_scrollbar:
+            problems.append(f"{name} shows a scroll bar: its content does not fit")
+        if isinstance(widget, TEXT_WIDGETS) and widget.styles.height is not None and widget.styles.height.is_auto:
+            plain = _plain(widget) if not widget.children else None  # a Static may be a container
+            if plain is not None:
+                lines = len(plain.split("\n"))
+                if widget.content_region.height > lines:
+                    problems.append(f"{name}: {lines} line(s) of text take {widget.content_region.height}: wrapped")
+    for header in screen.query(Header):
+        title = app.format_title(screen.title or app.title, screen.sub_title or app.sub_title).plain
+        room = width - 18  # the header's icon and clock space
+        if len(title) > room and header.region.area:
+            problems.append(f"the title ({len(title)} characters) does not fit the header ({room}): {title!r}")
+    return problems
+
+
+def non_ascii(text: str) -> set[str]:
+    return {character for character in text if ord(character) >= 128}
+
+
+def assert_fits(app: App[None], *lines: str, scrolling_allowed: tuple[type[Widget], ...] = ()) -> str:
+    """The screen fits the terminal (``layout_problems``), shows each of ``lines``, and has no ``…`` (text cut).
+    Returns the screen's text."""
+    text = screen_text(app)
+    problems = layout_problems(app, scrolling_allowed)
+    missing = [line for line in lines if line not in text]
+    cut = "…" in text
+    assert not problems and not missing and not cut, (
+        f"\n{text}\nproblems: {problems}\nmissing: {missing}\ncut (an ellipsis): {cut}"
+    )
+    return text
