@@ -28,10 +28,10 @@ from solvers.advice import Advice
 from tui.config import GeisterConfig
 from tui.messages import OpenGame, OpenReplay
 from tui.saves import SaveSlot
-from tui.storage import state_dir
 from tui.screens.base import OpponentFailed, OpponentMoved
 from tui.screens.board_screen import BoardScreen
 from tui.session import GameSession
+from tui.storage import state_dir
 from tui.widgets.advice import AdvicePanel
 from tui.widgets.board import Board
 from tui.widgets.eval_bar import EvalBar
