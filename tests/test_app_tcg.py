@@ -103,8 +103,8 @@ def test_versus_mode_reveals_both_actions() -> None:
     run(test)
 
 
-def test_changing_n_solves_in_the_background_and_keys_still_answer(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The solve is held back until the test lets it go: meanwhile the screen must answer keys."""
+def test_changing_n_solves_in_the_background_and_the_game_goes_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The solve is held back until the test lets it go: meanwhile the n = 3 game stays playable."""
     release = threading.Event()
     real_load = TcgSolution.load
 
@@ -123,15 +123,16 @@ def test_changing_n_solves_in_the_background_and_keys_still_answer(monkeypatch: 
             screen = screen_of(app)
             await pilot.press("n", "ctrl+u", "4", "0", "enter")
             await pilot.pause()
-            assert screen.n == 40 and screen.solution is None
-            assert "Solving n = 40" in screen.message_text
-            await pilot.press("c")  # answered at once, while the solve runs
+            assert screen.n == 3 and screen.solving == 40
+            assert "Solving n = 40" in screen.message_text and "x cancels" in screen.message_text
+            await pilot.press("c")  # a round of the n = 3 game, while the solve runs
             await pilot.pause()
-            assert "Still solving" in screen.message_text
+            assert screen.state.points == (1, 1)
             release.set()
             await app.workers.wait_for_complete()
             await pilot.pause()
-            assert screen.solution is not None and screen.solution.n == 40
+            assert screen.solution is not None and screen.solution.n == 40 and screen.n == 40
+            assert screen.state.points == (0, 0)  # a new game at the new n
             assert "n = 40" in screen.message_text
             assert screen.title == "Twice Clap Game, n = 40"
 
@@ -184,5 +185,119 @@ def test_help_explains_this_game() -> None:
             await pilot.press("escape")
             await pilot.pause()
             assert isinstance(app.screen, TcgScreen)
+
+    run(test)
+
+
+# ------------------------------------------------------------------------------------------------ defects (issue 16)
+
+
+def suggestion_text(screen: TcgScreen) -> str:
+    return str(screen.query_one("#tcg-suggestion").render())
+
+
+def test_undo_after_the_end_clears_the_game_over_message() -> None:
+    async def test() -> None:
+        app = tcg_app()
+        async with app.run_test(size=SIZE) as pilot:
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            screen = screen_of(app)
+            await pilot.press("a")  # the opponent attacked with no points: it loses
+            await pilot.press("c")
+            await pilot.pause()
+            assert screen.state.is_terminal() and "over" in screen.message_text
+            await pilot.press("u")
+            await pilot.pause()
+            assert not screen.state.is_terminal()
+            assert "over" not in screen.message_text and "Took back" in screen.message_text
+
+    run(test)
+
+
+def test_versus_mode_stops_asking_for_an_action_once_the_game_is_over() -> None:
+    async def test() -> None:
+        app = tcg_app(mode="versus")
+        async with app.run_test(size=SIZE) as pilot:
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            screen = screen_of(app)
+            for _ in range(2):  # the first press may only warn (an attack with no points loses)
+                if not screen.state.is_terminal():
+                    await pilot.press("a")
+                    await pilot.pause()
+            assert screen.state.is_terminal()
+            assert "Choose your action" not in suggestion_text(screen)
+            assert "r: new game" in str(screen.query_one("#tcg-state").render())
+
+    run(test)
+
+
+def test_an_attack_without_points_is_explained_before_it_loses() -> None:
+    """Attacking with 0 points is legal and loses at once (the points go below 0): the screen says so and waits
+    for the same key again, rather than ending the game without a word."""
+
+    async def test() -> None:
+        app = tcg_app(mode="versus")
+        async with app.run_test(size=SIZE) as pilot:
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            screen = screen_of(app)
+            await pilot.press("a")
+            await pilot.pause()
+            assert not screen.state.is_terminal()
+            assert "0 points" in screen.message_text and "lose" in screen.message_text
+            await pilot.press("s")  # another key: a new choice, warned about too (a strong attack needs n points)
+            await pilot.pause()
+            assert not screen.state.is_terminal() and "strong attack" in screen.message_text
+            await pilot.press("s")
+            await pilot.pause()
+            outcome = screen.state.outcome()
+            assert outcome is not None and outcome.winner is Side.P2
+            assert "too few points" in screen.message_text
+
+    run(test)
+
+
+def test_the_n_field_has_a_label() -> None:
+    async def test() -> None:
+        app = tcg_app()
+        async with app.run_test(size=SIZE) as pilot:
+            await app.workers.wait_for_complete()
+            await pilot.press("n")
+            await pilot.pause()
+            label = app.screen.query_one("#n-label")
+            assert label.display and "n" in str(label.render())
+
+    run(test)
+
+
+def test_a_long_solve_shows_its_progress_and_x_cancels_it() -> None:
+    """n = 200 takes minutes: the screen shows the sweeps and the residual as they come, the footer offers x, and
+    x stops the solve (its worker ends at its next sweep) while the n = 3 game goes on."""
+
+    async def test() -> None:
+        app = tcg_app()
+        async with app.run_test(size=SIZE) as pilot:
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            screen = screen_of(app)
+            footer_keys = [key.key for key in app.screen.query("FooterKey")]
+            assert "x" not in footer_keys  # nothing to cancel yet
+            await pilot.press("n", "ctrl+u", "2", "0", "0", "enter")
+            for _ in range(400):
+                await pilot.pause(0.05)
+                if screen.solve_progress is not None:
+                    break
+            assert screen.solve_progress is not None and screen.solving == 200
+            assert "sweep" in screen.message_text and "residual" in screen.message_text
+            await pilot.pause()
+            assert "x" in [key.key for key in app.screen.query("FooterKey")]
+            await pilot.press("x")
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            assert screen.solving is None and screen.n == 3 and screen.solution is not None
+            assert "cancelled" in screen.message_text
+            assert all(worker.is_finished for worker in app.workers)
 
     run(test)

@@ -1,8 +1,9 @@
 """The Twice Clap Game screen: the advisor (type the opponent's action, get an equilibrium suggestion) and the
 versus mode (you against the equilibrium AI: both choose in secret, then both actions are revealed).
 
-Solving runs in a worker thread: changing n re-solves in the background (or reads the disk cache) while the screen
-keeps answering keys and shows what it is doing.
+Solving runs in a worker thread: changing n re-solves in the background (or reads the disk cache) while the game
+in progress stays playable; the screen shows the solve's progress (sweeps and the Bellman residual) and ``x`` cancels
+it. Below 100x30 the screen is compact: shorter texts, fewer rows of the heat map and of the rounds.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.widgets import Header, Input, Static
+from textual.widgets import Header, Input, Label, Static
 from textual.worker import get_current_worker
 
 from core.game import Side
@@ -41,18 +42,22 @@ class TcgScreen(NashplayScreen):
     # Keys act on the screen itself. Textual focuses the first focusable widget on every resume, and the hidden
     # n field would then eat the keys: point auto-focus at a widget that never takes focus.
     AUTO_FOCUS = "#heat"
+    SHRINK_BELOW = (100, 30)
 
     BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
-        Binding("c", "act('c')", "Charge"),
-        Binding("a", "act('a')", "Attack"),
-        Binding("d", "act('d')", "Defense"),
-        Binding("s", "act('s')", "Strong attack"),
+        # The screen itself says which of c a d s to press (the opponent's action, or the user's): the footer's room
+        # goes to the other keys.
+        Binding("c", "act('c')", "Charge", show=False),
+        Binding("a", "act('a')", "Attack", show=False),
+        Binding("d", "act('d')", "Defense", show=False),
+        Binding("s", "act('s')", "Strong attack", show=False),
         Binding("C", "mine('c')", "I charged", show=False),
         Binding("A", "mine('a')", "I attacked", show=False),
         Binding("D", "mine('d')", "I defended", show=False),
         Binding("S", "mine('s')", "I struck", show=False),
-        Binding("v", "switch_mode", "Advisor/versus"),
+        Binding("v", "switch_mode", "Mode"),
         Binding("n", "ask_n", "Change n"),
+        Binding("x", "cancel_solve", "Cancel"),
         Binding("r", "restart", "New game"),
         Binding("u", "undo", "Undo"),
         Binding("escape", "menu", "Menu"),
@@ -61,6 +66,7 @@ class TcgScreen(NashplayScreen):
     PALETTE: ClassVar[list[tuple[str, str, str]]] = [
         ("Switch advisor / versus", "Advisor: you type the opponent's action. Versus: play the AI", "switch_mode"),
         ("Change n", "The most points a player can hold; re-solves in the background", "ask_n"),
+        ("Cancel the solve", "Stop solving the new n; the game in progress goes on (x)", "cancel_solve"),
         ("New game", "Start again from 0, 0", "restart"),
         ("Undo round", "Take back the last round", "undo"),
         ("Back to the menu", "Choose another game", "menu"),
@@ -86,39 +92,57 @@ class TcgScreen(NashplayScreen):
         self.n = self.config.n
         self.state = TcgState(self.n)
         self.solution: TcgSolution | None = None
+        #: The n being solved in the background (``None``: none): the game at ``n`` goes on meanwhile.
+        self.solving: int | None = None
+        #: Its progress: (sweeps done, Bellman residual).
+        self.solve_progress: tuple[int, float] | None = None
         #: Advisor mode: the action drawn for the user this round, and the user's own action if they deviated.
         self.suggestion: TcgAction | None = None
         self.own_override: TcgAction | None = None
+        #: An action that loses at once (too few points for it), pressed once: the same key again plays it.
+        self.warned: TcgAction | None = None
         self.message_text = ""
 
     def compose(self) -> ComposeResult:
         yield Header()
         with Horizontal(id="tcg-main"):
             with Vertical(id="tcg-left"):
-                yield Static(id="tcg-state")
+                yield Static(id="tcg-state", classes="one-line")
                 yield MixBars(id="mix-you")
                 yield MixBars(id="mix-them")
-                yield Static(id="tcg-suggestion")
+                yield Static(id="tcg-suggestion", classes="one-line")
             with Vertical(id="tcg-right"):
-                yield Static("Player 1's win probability (row: player 1's points; column: player 2's)", classes="hint")
                 yield HeatMap(id="heat")
-                yield Static(id="tcg-history")
-        yield Static(id="message")
-        yield Input(placeholder="n: most points a player can hold (1..200), Enter solves", id="n-input")
+                yield Static(id="tcg-history", classes="one-line")
+        yield Static(id="message", classes="one-line")
+        with Horizontal(id="n-field"):
+            yield Label(f"n (1..{TCG_APP_MAX_N}):", id="n-label")
+            yield Input(placeholder="the most points a player can hold; Enter solves, Esc cancels", id="n-input")
         yield NashplayFooter()
 
     def on_mount(self) -> None:
         super().on_mount()
         for bars in self.query(MixBars):
             bars.ascii_mode = self.nashplay.ascii_mode
+        self.query_one("#n-field").display = False
         self._titles()
-        self.solve(self.n)
+        self._start_solve(self.n)
         self.refresh_view()
 
     def _titles(self) -> None:
-        self.title = f"Twice Clap Game, n = {self.n}"
-        who = "you vs the equilibrium AI" if self.mode == "versus" else "advisor: type the opponent's action"
-        self.sub_title = f"{who}; you are {self.human}"
+        versus = self.mode == "versus"
+        who = "you vs the equilibrium AI" if versus else "advisor: type the opponent's action"
+        short = "versus the AI" if versus else "advisor"
+        self.set_titles(
+            (f"Twice Clap Game, n = {self.n}", f"{who}; you are {self.human}"),
+            (f"Twice Clap Game, n = {self.n}", f"{short}; you are {self.human}"),
+            (f"Twice Clap Game, n = {self.n}", short),
+            (f"TCG, n = {self.n}", short),
+        )
+
+    def size_changed(self) -> None:
+        self.query_one("#heat", HeatMap).max_rows = 9 if self.compact else 11
+        self.refresh_view()
 
     # ---- solving in the background
 
@@ -147,6 +171,10 @@ class TcgScreen(NashplayScreen):
 
         try:
             solution, source = load_solution(n, progress=progress)
+            # The certificate (the error bound shown) and the stage games (the advice) cost seconds at n = 200:
+            # built here, not on the UI thread when first shown.
+            solution.certificate  # noqa: B018
+            solution.stages  # noqa: B018
         except _AbandonedSolveError:
             return
         except Exception as error:  # a solver failure must be shown, not leave "Solving..." for ever
@@ -154,28 +182,69 @@ class TcgScreen(NashplayScreen):
             return
         self.post_message(self.Solved(solution, source))
 
+    def _start_solve(self, n: int) -> None:
+        self.solving = n
+        self.solve_progress = None
+        self.solve(n)
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "cancel_solve":
+            return self.solving is not None  # shown in the footer only while a solve runs
+        return True
+
     @on(SolveFailed)
     def _solve_failed(self, event: SolveFailed) -> None:
-        if event.n == self.n:
+        if event.n == self.solving:
+            self.solving = None
+            self.refresh_bindings()
             self.say(f"Solving n = {event.n} failed ({event.error}). Press n to try another n.")
+            self.refresh_view()
 
     @on(SolveProgress)
     def _solve_progress(self, event: SolveProgress) -> None:
-        if event.n == self.n and self.solution is None:
-            self.say(
-                f"Solving n = {event.n} in the background: sweep {event.sweep}, "
-                f"Bellman residual {event.residual:.1e} (keys still work)"
-            )
+        if event.n == self.solving:
+            self.solve_progress = (event.sweep, event.residual)
+            self.say(self._solving_text())
+            if self.solution is None:
+                self.refresh_view()
+
+    def _solving_text(self) -> str:
+        n = self.solving
+        done = ""
+        if self.solve_progress is not None:
+            sweep, residual = self.solve_progress
+            done = f": sweep {sweep}, residual {residual:.0e}"
+        going_on = f"; n = {self.n} goes on" if self.solution is not None else ""
+        return f"Solving n = {n}{done}{going_on}; x cancels"
 
     @on(Solved)
     def _solved(self, event: Solved) -> None:
-        if event.solution.n != self.n:
-            return  # an answer for an n the user has already changed again
+        if event.solution.n != self.solving:
+            return  # an answer for an n the user has cancelled or changed again
+        self.solving = None
+        self.refresh_bindings()
+        if self.n != event.solution.n:
+            self.n = event.solution.n
+            self.state = TcgState(self.n)
+            self._titles()
         self.solution = event.solution
         seconds = event.solution.solution.seconds
         where = "from the cache" if event.source in ("cache", "memory") else f"solved in {seconds:.2f} s"
         self.say(f"n = {self.n}: {where}. Error bound {event.solution.certificate.gap:.0e}.")
         self._new_suggestion()
+        self.refresh_view()
+
+    def action_cancel_solve(self) -> None:
+        if self.solving is None:
+            return
+        cancelled, self.solving = self.solving, None
+        self.workers.cancel_group(self, "tcg-solve")  # the solve stops itself at its next sweep
+        self.refresh_bindings()
+        if self.solution is not None:
+            self.say(f"Solving n = {cancelled} cancelled: the n = {self.n} game goes on.")
+        else:
+            self.say(f"Solving n = {cancelled} cancelled. Press n to choose an n.")
         self.refresh_view()
 
     # ---- what is shown
@@ -186,6 +255,7 @@ class TcgScreen(NashplayScreen):
 
     def _new_suggestion(self) -> None:
         self.own_override = None
+        self.warned = None
         if self.solution is None or self.state.is_terminal():
             self.suggestion = None
             return
@@ -197,27 +267,41 @@ class TcgScreen(NashplayScreen):
         points = self.state.points
         text = Text(end="")
         text.append(f"Points: you {points[me]}, opponent {points[them]}", style="bold")
-        text.append(f"    round {len(self.state.history()) + 1}\n")
+        text.append(f"   round {len(self.state.history()) + 1}\n")
         solution = self.solution
         heat = self.query_one("#heat", HeatMap)
+        suggestion = self.query_one("#tcg-suggestion", Static)
         if solution is None:
-            text.append(f"Solving n = {self.n} in the background...", style="italic")
+            solving = "Solving" if self.solving is not None else "Not solved"
+            text.append(f"{solving} n = {self.n} in the background...", style="italic")
+            if self.solve_progress is not None and self.solving is not None:
+                sweep, residual = self.solve_progress
+                text.append(f"\nsweep {sweep}, Bellman residual {residual:.1e}", style="italic")
+                text.append("\n(done when it is below 1e-14)", style="dim")
             self.query_one("#tcg-state", Static).update(text)
             heat.values = None
+            self._clear_mixes()
+            suggestion.update(Text("x cancels the solve" if self.solving is not None else "n: choose an n", end=""))
+            self._history()
             return
         heat.values = solution.values
         outcome = self.state.outcome()
         if outcome is not None:
             verdict = "You win!" if outcome.winner is me else "You lose."
-            text.append(f"{verdict} {outcome.reason}. r: new game", style="bold")
+            text.append(verdict, style="bold")
+            text.append(f" {outcome.reason}.\n")
+            text.append("r: new game, u: take back the round", style="bold")
             self.query_one("#tcg-state", Static).update(text)
+            # Nothing to choose any more: no mixes, no request for an action.
+            self._clear_mixes()
+            suggestion.update(Text("The game is over.", end=""))
             self._history()
             return
         i1, i2 = points
         heat.current = (i1, i2)
         advice = solution.advice(i1, i2)
         win = advice.value if me is Side.P1 else 1 - advice.value
-        text.append(f"Your win chance (equilibrium play): {round_like_source(win * 100)}%")
+        text.append(f"Your win chance (equilibrium): {round_like_source(win * 100)}%")
         self.query_one("#tcg-state", Static).update(text)
         labels = [f"{a.value} {a.label}" for a in ACTIONS]
         mine, theirs = (advice.p1, advice.p2) if me is Side.P1 else (advice.p2, advice.p1)
@@ -229,65 +313,111 @@ class TcgScreen(NashplayScreen):
         self.query_one("#mix-them", MixBars).show(
             "The opponent's equilibrium mix", labels, theirs, keeps_theirs if star_theirs else [False] * 4
         )
-        suggestion = self.query_one("#tcg-suggestion", Static)
         if self.mode == "advisor" and self.suggestion is not None:
             own = self.own_override or self.suggestion
-            note = "" if self.own_override is None else " (you changed it)"
+            note = " (you changed it)" if self.own_override is not None else ""
             suggestion.update(
                 Text.assemble(
                     ("Suggested: ", "bold"),
                     (f"{self.suggestion.value} ({self.suggestion.label})", "bold reverse"),
-                    f"  you play {own.label}{note}\n",
+                    f"\nYou play: {own.label}{note}\n",
                     ("Press what the opponent played: c a d s", "bold"),
-                    " (Shift+C/A/D/S first if you played something else)",
+                    "\nPlayed otherwise? Shift+C/A/D/S first",
+                    end="",
                 )
             )
         else:
             suggestion.update(
-                Text(
-                    "Choose your action: c a d s (the AI draws its own from its mix, without seeing yours)",
-                    style="bold",
-                )
+                Text.assemble(("Choose your action: c a d s", "bold"), "\nThe AI draws its own, blind to yours", end="")
             )
         self._history()
 
+    def _clear_mixes(self) -> None:
+        for bars in self.query(MixBars):
+            bars.show("", [], [], [])
+
     def _history(self) -> None:
         rounds = self.state.history()
-        lines = Text("Rounds (player 1 / player 2): ", style="bold", end="")
+        # Newest first: where the screen has no room for them all, the oldest rounds are the ones left out.
+        lines = Text("Rounds, newest first (P1 / P2):" if rounds else "Rounds: ", style="bold", end="")
         if not rounds:
             lines.append("none yet", style="dim")
-        for number, (a1, a2) in enumerate(rounds[-12:], start=max(1, len(rounds) - 11)):
+        shown = 6 if self.compact else 14
+        for number in range(len(rounds), max(0, len(rounds) - shown), -1):
+            a1, a2 = rounds[number - 1]
             lines.append(f"\n {number:>3}. {a1.label} / {a2.label}")
+        if len(rounds) > shown:
+            lines.append(f"\n ... and {len(rounds) - shown} earlier", style="dim")
         self.query_one("#tcg-history", Static).update(lines)
 
     # ---- actions
 
+    def _too_few_points(self, side: Side, action: TcgAction) -> bool:
+        return self.state.points[side] + action.delta(self.n) < 0
+
     def action_act(self, letter: str) -> None:
         """Advisor: the opponent's action ends the round. Versus: the user's own (secret) choice."""
         if self.solution is None:
-            self.say("Still solving: a moment, please")
+            self.say("Still solving: a moment, please (x cancels the solve)")
             return
         if self.state.is_terminal():
-            self.say("The game is over: r starts a new one")
+            self.say("The game is over: r starts a new one, u takes back the last round")
             return
         action = TcgAction(letter)
         if self.mode == "advisor":
             opponent = action
             mine = self.own_override or self.suggestion or action
         else:
+            if not self._confirmed(action):
+                return
             mine = action
             opponent = self.opponent.choose(self.state.view(self.human.other), self.opponent_rng)
         joint = (mine, opponent) if self.human is Side.P1 else (opponent, mine)
+        before = self.state.points
         self.state.apply_joint(joint)
-        self.say(f"You: {mine.label}. Opponent: {opponent.label}. Points now {self.state.state_text}.")
+        round_text = f"You: {mine.label}. Opponent: {opponent.label}."
+        outcome = self.state.outcome()
+        if outcome is not None:
+            self.say(f"{round_text} {outcome.reason}: {'you win' if outcome.winner is self.human else 'you lose'}.")
+        elif (
+            self.state.points == (0, 0)
+            and before != (0, 0)
+            and all(before[side] + action.delta(self.n) < 0 for side, action in zip(Side, joint, strict=True))
+        ):
+            self.say(f"{round_text} Both had too few points: by the rules the game starts again from 0, 0.")
+        else:
+            self.say(f"{round_text} Points now {self.state.state_text}.")
         self._new_suggestion()
         self.refresh_view()
+
+    def _confirmed(self, action: TcgAction) -> bool:
+        """An action of the user's that loses at once (too few points) is played only when pressed twice in a row:
+        the first press says what it would do."""
+        if not self._too_few_points(self.human, action) or self.warned is action:
+            self.warned = None
+            return True
+        self.warned = action
+        points = self.state.points[self.human]
+        cost = -action.delta(self.n)
+        self.say(
+            f"With {points} points a {action.label} (-{cost}) loses: points below 0 lose the game. "
+            f"Press {action.value} again to play it anyway."
+        )
+        return False
 
     def action_mine(self, letter: str) -> None:
         if self.mode != "advisor":
             self.say("In versus mode just press c a d s for your action")
             return
-        self.own_override = TcgAction(letter)
+        if self.solution is None or self.state.is_terminal():
+            return
+        action = TcgAction(letter)
+        if self._too_few_points(self.human, action):
+            points = self.state.points[self.human]
+            self.say(f"Noted. With {points} points a {action.label} loses the game (points below 0).")
+        else:
+            self.say(f"Noted: you played {action.label}. Now press what the opponent played.")
+        self.own_override = action
         self.refresh_view()
 
     def action_switch_mode(self) -> None:
@@ -308,18 +438,22 @@ class TcgScreen(NashplayScreen):
             self.say("Nothing to undo")
             return
         self._new_suggestion()
+        self.say(f"Took back round {len(self.state.history()) + 1}: points {self.state.state_text}.")
         self.refresh_view()
 
     def action_ask_n(self) -> None:
+        self.query_one("#n-field").display = True
         field = self.query_one("#n-input", Input)
-        field.value = str(self.n)
-        field.display = True
+        field.value = str(self.solving or self.n)
         field.focus()
+
+    def _close_n_field(self) -> None:
+        self.query_one("#n-field").display = False
+        self.query_one("#heat").focus()  # takes no focus: the keys go back to the screen
 
     @on(Input.Submitted, "#n-input")
     def _n_submitted(self, event: Input.Submitted) -> None:
-        field = event.input
-        field.display = False
+        self._close_n_field()
         try:
             n = int(event.value.strip())
         except ValueError:
@@ -328,17 +462,21 @@ class TcgScreen(NashplayScreen):
         if not 1 <= n <= TCG_APP_MAX_N:
             self.say(f"n is a whole number from 1 to {TCG_APP_MAX_N}, not {n}")
             return
-        self.n = n
-        self.state = TcgState(n)
-        self.solution = None
-        self._titles()
-        self.say(f"Solving n = {n} in the background (keys still work)...")
-        self.solve(n)
+        if n == self.n and self.solution is not None:
+            if self.solving is not None:
+                self.action_cancel_solve()
+            return
+        if self.solution is None:
+            # Nothing to play meanwhile: the screen waits for the new n.
+            self.n = n
+            self.state = TcgState(n)
+            self._titles()
+        self._start_solve(n)
+        self.say(self._solving_text())
         self.refresh_view()
 
     def action_menu(self) -> None:
-        field = self.query_one("#n-input", Input)
-        if field.display:
-            field.display = False
+        if self.query_one("#n-field").display:
+            self._close_n_field()
             return
         self.post_message(ShowMenu())
