@@ -69,9 +69,11 @@ def test_bids_are_checked_and_adjusted_from_the_keyboard() -> None:
             screen = screen_of(app)
             await pilot.press("enter")
             assert "Type a bid" in screen.message_text and not screen.state.history()
-            await pilot.press("9")  # more than the 6 points
-            assert screen.entry == "" and "a bid is 1 to 6" in screen.message_text
-            await pilot.press("plus", "plus", "up")
+            await pilot.press("9")  # more than the 6 points: kept, and said
+            assert screen.entry == "9" and "more than your 6 points" in screen.message_text
+            await pilot.press("enter")
+            assert not screen.state.history() and "more than your 6 points" in screen.message_text
+            await pilot.press("backspace", "plus", "plus", "up")
             assert screen.entry == "3"
             await pilot.press("minus", "backspace", "5")
             assert screen.entry == "5"
@@ -196,5 +198,43 @@ def test_the_menu_opens_footstep() -> None:
             await pilot.press("question_mark")
             await pilot.pause()
             assert "Footstep: keys" in str(app.screen.query("Markdown").first().source)
+
+    run(test)
+
+
+def test_a_bid_typed_above_the_points_is_never_another_bid() -> None:
+    """Typing 5 then 1 with 50 points once bid 1 (the number above the limit became its last digit): the screen
+    keeps 51, says it is above the limit, and Enter refuses it."""
+
+    async def test() -> None:
+        app = footstep_app(n=20, k=2)
+        async with app.run_test(size=SIZE) as pilot:
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            screen = screen_of(app)
+            await pilot.press("5", "1")
+            assert screen.entry == "51"
+            assert "51 is more than your 20 points" in screen.message_text
+            assert "51" in text_of(app, "#fs-bid")
+            await pilot.press("enter")
+            await pilot.pause()
+            assert not screen.state.history()
+            assert "more than your 20 points" in screen.message_text
+            await pilot.press("backspace", "enter")
+            await pilot.pause()
+            assert screen.state.history()[0][0] == 5
+
+    run(test)
+
+
+def test_the_size_field_has_a_label() -> None:
+    async def test() -> None:
+        app = footstep_app()
+        async with app.run_test(size=SIZE) as pilot:
+            await app.workers.wait_for_complete()
+            await pilot.press("g")
+            await pilot.pause()
+            label = app.screen.query_one("#fs-size-label")
+            assert label.display and "n,k" in str(label.render())
 
     run(test)

@@ -18,7 +18,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.widgets import Header, Input, Static
+from textual.widgets import Header, Input, Label, Static
 from textual.worker import get_current_worker
 
 from core.footstep import FootstepState
@@ -46,19 +46,21 @@ class FootstepScreen(NashplayScreen):
     #: This screen's own styles (loaded when it first shows).
     CSS_PATH = "footstep.tcss"
     AUTO_FOCUS = "#fs-track"
+    SHRINK_BELOW = (100, 30)
 
     BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
-        *[Binding(str(d), f"digit({d})", "Bid", show=d == 1, key_display="0-9") for d in range(10)],
+        # The bid line says how to bid (digits, +/-, Enter): the footer's room goes to the other keys.
+        *[Binding(str(d), f"digit({d})", "Bid", show=False) for d in range(10)],
         Binding("backspace", "erase", "Erase", show=False),
-        Binding("plus,equals_sign,up,right", "adjust(1)", "+1"),
+        Binding("plus,equals_sign,up,right", "adjust(1)", "+1", show=False),
         Binding("minus,down,left", "adjust(-1)", "-1", show=False),
-        Binding("enter", "bid", "Bid!"),
+        Binding("enter", "bid", "Bid!", show=False),
         Binding("a", "toggle_advice", "Advice"),
         Binding("s", "use_suggestion", "Use advice", show=False),
         Binding("n", "new_game", "New game"),
         Binding("o", "next_opponent", "Opponent"),
-        Binding("g", "ask_size", "Game size"),
-        Binding("l", "learning", "Learning curves"),
+        Binding("g", "ask_size", "Size"),
+        Binding("l", "learning", "Learning"),
         Binding("escape", "menu", "Menu"),
     ]
 
@@ -126,21 +128,23 @@ class FootstepScreen(NashplayScreen):
         yield Header()
         with Horizontal(id="fs-main"):
             with Vertical(id="fs-left"):
-                yield Static(id="fs-status")
+                yield Static(id="fs-status", classes="one-line")
                 yield Track(id="fs-track")
-                yield Static(id="fs-bid")
-                yield Static(id="fs-history")
+                yield Static(id="fs-bid", classes="one-line")
+                yield Static(id="fs-history", classes="one-line")
             with Vertical(id="fs-right"):
-                yield Static(id="fs-value")
+                yield Static(id="fs-value", classes="one-line")
                 yield MixBars(id="fs-mix")
-        yield Static(id="message")
-        yield Input(placeholder="n,k: points each and steps to a goal, e.g. 50,4 (Enter)", id="fs-size-input")
+        yield Static(id="message", classes="one-line")
+        with Horizontal(id="fs-size-field"):
+            yield Label("n,k:", id="fs-size-label")
+            yield Input(placeholder="points each, steps to a goal: e.g. 50,4 (Enter; Esc cancels)", id="fs-size-input")
         yield NashplayFooter()
 
     def on_mount(self) -> None:
         super().on_mount()
         self.query_one("#fs-mix", MixBars).ascii_mode = self.nashplay.ascii_mode
-        self.query_one("#fs-size-input", Input).display = False
+        self.query_one("#fs-size-field").display = False
         self._titles()
         self.solve(self.n, self.k)
         self._meet_opponent()
@@ -155,10 +159,16 @@ class FootstepScreen(NashplayScreen):
             self.opponent_player = make_player(self.opponent, "footstep")
 
     def _titles(self) -> None:
-        self.title = f"Footstep, n = {self.n}, k = {self.k}"
-        self.sub_title = (
-            f"you ({self.human}) against the {self.opponent} player: {player_entry(self.opponent).description}"
+        title = f"Footstep, n = {self.n}, k = {self.k}"
+        against = f"you ({self.human}) against the {self.opponent} player"
+        self.set_titles(
+            (title, f"{against}: {player_entry(self.opponent).description}"),
+            (title, against),
+            (title, f"you vs {self.opponent}"),
         )
+
+    def size_changed(self) -> None:
+        self.refresh_view()
 
     @property
     def advice_shown(self) -> bool:
@@ -258,10 +268,11 @@ class FootstepScreen(NashplayScreen):
         me, them = self.human, self.human.other
         status = Text(end="")
         status.append(f"Points: you {position.points(me)}, opponent {position.points(them)}", style="bold")
-        status.append(f"    round {len(self.state.history()) + 1}    state {position.text}")
+        status.append(f"   round {len(self.state.history()) + 1}\nState {position.text}")
         if self.scores:
             average = sum(self.scores) / len(self.scores)
-            status.append(f"\nYour score: {sum(self.scores):+g} over {len(self.scores)} games ({average:+.2f} a game)")
+            games = f"{len(self.scores)} game{'s' if len(self.scores) != 1 else ''}"
+            status.append(f"   your score: {sum(self.scores):+g} in {games} ({average:+.2f} each)")
         self.query_one("#fs-status", Static).update(status)
         self.query_one("#fs-track", Track).show(self.k, position.marker, me, self.nashplay.ascii_mode)
         self._bid_line()
@@ -286,20 +297,28 @@ class FootstepScreen(NashplayScreen):
             shown = self.entry or "_"
             text.append("Your bid: ", style="bold")
             text.append(f" {shown} ", style="bold reverse")
-            text.append(f"  (1..{points}; digits, +/-, Enter)   the opponent has chosen its bid: hidden")
+            if self._entry_too_high():
+                text.append(f"  above your {points}: Backspace", style="bold")
+            else:
+                text.append(f"  (1..{points}; digits, +/-, Enter)")
+            text.append("\nThe opponent has chosen its bid: hidden")
         self.query_one("#fs-bid", Static).update(text)
 
     def _history(self) -> None:
         rounds = self.state.history()
         me = self.human
-        text = Text("Rounds (you / opponent): ", style="bold", end="")
+        # Newest first: where the screen has no room for them all, the oldest rounds are the ones left out.
+        text = Text("Rounds, newest first (you / them):" if rounds else "Rounds: ", style="bold", end="")
         if not rounds:
             text.append("none yet", style="dim")
-        start = max(1, len(rounds) - 9)
-        for number, bids in enumerate(rounds[-10:], start=start):
+        shown = 4 if self.compact else 10
+        for number in range(len(rounds), max(0, len(rounds) - shown), -1):
+            bids = rounds[number - 1]
             mine, theirs = bids[me], bids[me.other]
             result = "you step" if mine > theirs else ("they step" if theirs > mine else "tie")
             text.append(f"\n {number:>3}. {mine:>3} / {theirs:<3} {result}")
+        if len(rounds) > shown:
+            text.append(f"\n ... and {len(rounds) - shown} earlier", style="dim")
         self.query_one("#fs-history", Static).update(text)
 
     def _advice(self) -> None:
@@ -320,17 +339,23 @@ class FootstepScreen(NashplayScreen):
             bars.show("", [], [], [])
             return
         value = round(solution.value(position, self.human), 9) + 0.0  # never "-0.0000"
+        compact = self.compact
         text = Text("Advice (a hides it)\n", style="bold", end="")
-        text.append(f"State value for you: {value:+.4f} points (equilibrium play from here)\n")
+        if compact:
+            text.append(f"Value for you: {value:+.4f} points\n")
+        else:
+            text.append(f"State value for you: {value:+.4f} points\n(equilibrium play from here)\n")
         if self.suggestion is not None:
-            text.append("A bid drawn from your mix: ")
+            text.append("From your mix:" if compact else "A bid drawn from your mix:")
             text.append(f" {self.suggestion} ", style="bold reverse")
-            text.append("  (s puts it in)")
+            text.append("(s uses it)" if compact else " (s puts it in)")
         value_widget.update(text)
         mix = solution.mix(position, self.human)
         bids = sorted(mix)
+        # What the column has room for below the value lines: the rest of the mix is summed up in one line.
+        bars.max_lines = max(3, self.app.size.height - (12 if compact else 16))
         bars.show(
-            "Your equilibrium mix (bids with probability > 0)",
+            "Your mix (bids > 0)" if compact else "Your equilibrium mix (bids with probability > 0)",
             [f"bid {b:>2}" for b in bids],
             [mix[b] for b in bids],
             [],
@@ -338,15 +363,20 @@ class FootstepScreen(NashplayScreen):
 
     # ---- actions
 
+    def _entry_too_high(self) -> bool:
+        return bool(self.entry) and int(self.entry) > self.state.position.points(self.human)
+
     def action_digit(self, digit: int) -> None:
         if self.state.is_terminal() or not self._ready():
             return
         points = self.state.position.points(self.human)
         entry = (self.entry + str(digit)).lstrip("0")
-        if entry and int(entry) > points:
-            self.say(f"You have {points} points: a bid is 1 to {points}")
-            entry = str(digit) if 1 <= digit <= points else self.entry
+        if len(entry) > len(str(points)) + 1:
+            return  # already above the limit (and said so): more digits change nothing
         self.entry = entry
+        if self._entry_too_high():
+            # Kept as typed, never turned into another bid: Enter refuses it until it is corrected.
+            self.say(f"{entry} is more than your {points} points: a bid is 1 to {points} (Backspace erases)")
         self._bid_line()
 
     def action_erase(self) -> None:
@@ -380,6 +410,9 @@ class FootstepScreen(NashplayScreen):
             mine = 0
         elif not self.entry:
             self.say(f"Type a bid from 1 to {points} first")
+            return
+        elif self._entry_too_high():
+            self.say(f"{self.entry} is more than your {points} points: a bid is 1 to {points} (Backspace erases)")
             return
         else:
             mine = int(self.entry)
@@ -423,16 +456,18 @@ class FootstepScreen(NashplayScreen):
         self.refresh_view()
 
     def action_ask_size(self) -> None:
+        self.query_one("#fs-size-field").display = True
         field = self.query_one("#fs-size-input", Input)
         field.value = f"{self.n},{self.k}"
-        field.display = True
         field.focus()
+
+    def _close_size_field(self) -> None:
+        self.query_one("#fs-size-field").display = False
+        self.query_one("#fs-track").focus()
 
     @on(Input.Submitted, "#fs-size-input")
     def _size_submitted(self, event: Input.Submitted) -> None:
-        field = event.input
-        field.display = False
-        self.query_one("#fs-track").focus()
+        self._close_size_field()
         parts = event.value.replace(" ", "").split(",")
         try:
             n, k = int(parts[0]), int(parts[1])
@@ -456,9 +491,7 @@ class FootstepScreen(NashplayScreen):
         self.post_message(OpenLearningCurves(self.n, self.k))
 
     def action_menu(self) -> None:
-        field = self.query_one("#fs-size-input", Input)
-        if field.display:
-            field.display = False
-            self.query_one("#fs-track").focus()
+        if self.query_one("#fs-size-field").display:
+            self._close_size_field()
             return
         self.post_message(ShowMenu())
