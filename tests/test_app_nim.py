@@ -401,3 +401,20 @@ def test_play_nim_on_the_command_line(monkeypatch: pytest.MonkeyPatch) -> None:
             main(bad)
         assert exit_info.value.code == 2
     assert len(runs.apps) == 2
+
+
+def test_the_end_counts_plies_not_moves() -> None:
+    """A game of two turns (one each) once said "2 moves played": a move of each player is two plies."""
+
+    async def test() -> None:
+        app = nim_app((1, 1), opponent="human")
+        async with app.run_test(size=SIZE) as pilot:
+            await settle_workers(app, pilot)
+            screen = screen_of(app)
+            assert "ply 1" in text_of(screen, "#nim-status")
+            await press(app, pilot, "enter", "enter")
+            assert screen.state.is_terminal()
+            status = text_of(screen, "#nim-status")
+            assert "2 plies" in status and "moves played" not in status
+
+    run(test)

@@ -10,6 +10,7 @@ the screen answers keys meanwhile; a stale answer (after an undo or a new game) 
 from __future__ import annotations
 
 import random
+import textwrap
 import time
 from typing import ClassVar
 
@@ -81,12 +82,16 @@ class NimScreen(NashplayScreen):
 
     #: This screen's own styles (loaded when it first shows).
     CSS_PATH = "nim.tcss"
+    SHRINK_BELOW = (100, 30)
+    #: The advice panel's width (its border and padding included), and on a compact screen.
+    PANEL_WIDTH, COMPACT_PANEL_WIDTH = 46, 36
 
     BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
-        Binding("up,k", "heap(-1)", "Heap"),
+        # The keys hint under the heaps says how to choose a move: the footer's room goes to the other keys.
+        Binding("up,k", "heap(-1)", "Heap", show=False),
         Binding("down,j", "heap(1)", "Heap", show=False),
-        Binding("right,l,plus,equals_sign", "amount(1)", "More"),
-        Binding("left,h,minus", "amount(-1)", "Fewer"),
+        Binding("right,l,plus,equals_sign", "amount(1)", "More", show=False),
+        Binding("left,h,minus", "amount(-1)", "Fewer", show=False),
         *[Binding(str(d), f"set_amount({d})", f"Take {d}", show=False) for d in range(1, 10)],
         Binding("left_square_bracket", "run(-1)", "Run left", show=False),
         Binding("right_square_bracket", "run(1)", "Run right", show=False),
@@ -145,38 +150,54 @@ class NimScreen(NashplayScreen):
         yield Header()
         with Horizontal(id="nim-main"):
             with Vertical(id="nim-left"):
-                yield Static(id="nim-status")
+                yield Static(id="nim-status", classes="one-line")
                 yield HeapRows(id="heaps")
-                yield Static(id="nim-move")
-                yield Static(id="nim-history")
-                yield Static(self._keys_hint(), id="nim-keys", classes="hint")
+                yield Static(id="nim-move", classes="one-line")
+                yield Static(id="nim-history", classes="one-line")
+                yield Static(id="nim-keys", classes="hint one-line")
             with Vertical(id="nim-right"):
                 yield AdvicePanel(id="advice")
-        yield Static(id="message")
+        yield Static(id="message", classes="one-line")
         yield NashplayFooter()
 
     def on_mount(self) -> None:
         super().on_mount()
         self.query_one("#heaps", HeapRows).ascii_mode = self.nashplay.ascii_mode
-        self.title = rule_title(self.config.rule) + (" (misere)" if self.config.misere else "")
+        title = rule_title(self.config.rule) + (" (misere)" if self.config.misere else "")
         play = "whoever takes the last stone loses" if self.config.misere else "whoever takes the last stone wins"
         if self.config.opponent == "human":
-            who = "two people at one keyboard"
+            who, short = "two people at one keyboard", "two people"
         else:
             who = f"you ({self.config.human}) vs the {self.config.opponent} player"
-        self.sub_title = f"{who}; {play}"
+            short = f"you vs {self.config.opponent}"
+        self.set_titles((title, f"{who}; {play}"), (title, who), (title, short), (title, ""))
         self.query_one("#nim-right").display = self.advice_shown
         self._position_changed()
 
+    def size_changed(self) -> None:
+        self.refresh_view()
+
+    def _left_width(self) -> int:
+        """The columns of the left part's text (the screen's padding and the advice panel left out)."""
+        panel = (self.COMPACT_PANEL_WIDTH if self.compact else self.PANEL_WIDTH) if self.advice_shown else 0
+        return max(20, self.app.size.width - (2 if self.compact else 4) - panel)
+
     def _keys_hint(self) -> str:
-        run = "[ ]: move the knocked-out run along the row\n" if self.splits else ""
-        return (
-            f"Rule: {rule_help(self.config.rule)}.\n"
-            "up/down or k/j: choose the heap\n"
-            f"left/right, h/l, + -, or 1-9: how many\n{run}"
-            "Enter: play   u: undo   a: advice\n"
-            "n: new game   Esc: menu"
-        )
+        width = self._left_width()
+        rule = textwrap.wrap(f"Rule: {rule_help(self.config.rule)}.", width)
+        if self.compact:
+            run = ["[ ]: move the knocked-out run"] if self.splits else []
+            keys = ["up/down: heap; left/right, 1-9: how many", *run]
+        else:
+            run = ["[ ]: move the knocked-out run along the row"] if self.splits else []
+            keys = [
+                "up/down or k/j: choose the heap",
+                "left/right, h/l, + -, or 1-9: how many",
+                *run,
+                "Enter: play   u: undo   a: advice",
+                "n: new game   Esc: menu",
+            ]
+        return "\n".join(rule + [line for key in keys for line in textwrap.wrap(key, width)])
 
     # ---- who is who
 
@@ -241,6 +262,7 @@ class NimScreen(NashplayScreen):
         self.query_one("#nim-status", Static).update(self._status())
         self.query_one("#nim-move", Static).update(self._move_line())
         self.query_one("#nim-history", Static).update(self._history())
+        self.query_one("#nim-keys", Static).update(self._keys_hint())
         panel = self.query_one("#advice", AdvicePanel)
         mover = self._player_name(self.state.to_move)
         if self.analysis is not None and self.analysis.heaps == self.state.heaps:
@@ -253,7 +275,9 @@ class NimScreen(NashplayScreen):
         text.append(f"Heaps {self.state.heaps_text}", style="bold")
         outcome = self.state.outcome()
         played = len(self.state.history())
-        text.append(f"    {played} moves played\n" if outcome is not None else f"    move {played + 1}\n")
+        # A ply is one player's turn (a move of each player is two plies).
+        plies = f"{played} pl{'y' if played == 1 else 'ies'}"
+        text.append(f"   over after {plies}\n" if outcome is not None else f"   ply {played + 1}\n")
         if outcome is not None:
             winner = outcome.winner
             if self.two_people or winner is None:
@@ -263,16 +287,16 @@ class NimScreen(NashplayScreen):
                     "You win!" if winner is self.config.human else f"You lose: the {self.config.opponent} player wins."
                 )
             text.append(f"Game over: {verdict}", style="bold reverse")
-            text.append(f" {outcome.reason}.\nn: new game, r: play it again, u: take back")
+            text.append(f"\n{outcome.reason}.\nn: new game, r: again, u: take back")
             return text
         side = self.state.to_move
         if self.two_people:
             text.append(f"{str(side).capitalize()} to move", style="bold")
-            text.append(" (both players use this keyboard)")
+            text.append(" (one keyboard)" if self.compact else " (both players use this keyboard)")
         elif self.humans_turn:
             text.append(f"Your turn ({side})", style="bold")
         else:
-            text.append(f"The {self.config.opponent} player is thinking... ({side} to move)", style="italic")
+            text.append(f"The {self.config.opponent} player is thinking...", style="italic")
         return text
 
     def _move_line(self) -> Text:
@@ -301,14 +325,22 @@ class NimScreen(NashplayScreen):
         text = Text("Moves: ", style="bold", end="")
         if not moves:
             text.append("none yet", style="dim")
-        shown = moves[-16:]
-        first = len(moves) - len(shown)
-        for i, move in enumerate(shown, start=first):
+            return text
+        items = []
+        for i, move in enumerate(moves):
             side = Side.P1 if i % 2 == 0 else Side.P2
             who = (
                 f"P{side.number}" if self.two_people else ("you" if side is self.config.human else self.config.opponent)
             )
-            text.append(f"{', ' if i > first else ''}{move.to_text()} ({who})")
+            items.append(f"{move.to_text()} ({who})")
+        # Lines of whole moves, at most three: where they do not fit, the oldest moves are the ones left out.
+        room, most = self._left_width() - len("Moves: "), 3
+        lines = textwrap.wrap(", ".join(items), room)
+        for start in range(1, len(items)):
+            if len(lines) <= most:
+                break
+            lines = textwrap.wrap("... " + ", ".join(items[start:]), room)
+        text.append(("\n" + " " * len("Moves: ")).join(lines))
         return text
 
     def say(self, text: str, error: bool = False) -> None:

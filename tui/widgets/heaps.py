@@ -6,7 +6,12 @@ different glyph, and the nim-sum's 1-columns have a ``^`` under them as well as 
 
 from __future__ import annotations
 
+import io
+import textwrap
+
+from rich.console import Console
 from rich.text import Text
+from textual.geometry import Size
 from textual.widget import Widget
 
 from solvers.grundy import Analysis, binary_rows
@@ -14,6 +19,8 @@ from solvers.grundy import Analysis, binary_rows
 #: (normal, ASCII) glyphs: a stone, and a stone the chosen move would remove.
 STONE = ("●", "o")
 TAKEN = ("○", "x")
+#: Rich's word wrapping wants a console (for nothing it prints here).
+_CONSOLE = Console(file=io.StringIO(), width=200)
 #: How many winning moves the panel lists before it says "and N more".
 MOVES_SHOWN = 8
 
@@ -60,7 +67,8 @@ class HeapRows(Widget):
         label = self.get_component_rich_style("heaps--label", partial=True)
         glyph, taken_glyph = (STONE[1], TAKEN[1]) if self.ascii_mode else (STONE[0], TAKEN[0])
         biggest = max(self.heaps, default=0)
-        gap = " " if biggest <= 15 else ""
+        # A blank between stones where the row has room for it (the marker, number and count take 11 columns).
+        gap = " " if biggest <= 15 and 2 * biggest + 11 <= (self.size.width or 80) else ""
         width = max(biggest * (1 + len(gap)), len("empty"))
         text = Text(end="")
         for index, size in enumerate(self.heaps):
@@ -112,19 +120,34 @@ class AdvicePanel(Widget):
         self.analysis, self.mover, self.note = analysis, mover, note
         self.refresh(layout=True)
 
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return len(self._draw(width).plain.split("\n"))
+
     def render(self) -> Text:
+        return self._draw(self.size.width or 44)
+
+    def _draw(self, width: int) -> Text:
+        """The panel for ``width`` columns: the table as it is, the explanations broken at words into lines of
+        that width (never wrapped by the terminal)."""
         title = self.get_component_rich_style("advice--title", partial=True)
         label = self.get_component_rich_style("advice--label", partial=True)
+        self._width = width
         text = Text("Advice", style=title, end="")
         text.append("  (a hides it)\n", style=label)
         analysis = self.analysis
         if analysis is None:
-            text.append(self.note or "Working out the advice...", style=label)
+            text.append(self._wrapped(self.note or "Working out the advice..."), style=label)
             return text
         self._table(text, analysis)
         text.append("\n", style=label)
         self._verdict(text, analysis)
+        text.rstrip()
         return text
+
+    def _wrapped(self, prose: str, first: int = 0) -> str:
+        """``prose`` broken at words into lines of the panel's width (the first line starting at ``first``)."""
+        lines = textwrap.wrap(" " * first + prose, max(10, self._width))
+        return "\n".join(lines)[first:] if lines else ""
 
     def _table(self, text: Text, analysis: Analysis) -> None:
         label = self.get_component_rich_style("advice--label", partial=True)
@@ -149,11 +172,20 @@ class AdvicePanel(Widget):
             marks = "".join("^" if marked else " " for marked in columns).rstrip()
             text.append(" " * (4 + 1 + 6 + 1 + 6 + 2) + pad, style=label)
             text.append(marks + "\n", style=hot)
-            text.append("^ marks the columns with an odd number of 1s (they make the nim-sum non-zero)\n", style=label)
+            explained = "^ marks the columns with an odd number of 1s (they make the nim-sum non-zero)"
+            text.append(self._wrapped(explained) + "\n", style=label)
         else:
-            text.append("Every column has an even number of 1s: the nim-sum is 0\n", style=label)
+            text.append(self._wrapped("Every column has an even number of 1s: the nim-sum is 0") + "\n", style=label)
 
-    def _verdict(self, text: Text, analysis: Analysis) -> None:
+    def _verdict(self, panel: Text, analysis: Analysis) -> None:
+        """What to play, as prose broken at words into lines of the panel's width."""
+        text = Text(end="")
+        self._verdict_prose(text, analysis)
+        for paragraph in text.split("\n"):
+            panel.append_text(Text("\n", end="").join(paragraph.wrap(_CONSOLE, max(10, self._width))))
+            panel.append("\n")
+
+    def _verdict_prose(self, text: Text, analysis: Analysis) -> None:
         label = self.get_component_rich_style("advice--label", partial=True)
         good = self.get_component_rich_style("advice--good", partial=True)
         bad = self.get_component_rich_style("advice--bad", partial=True)
@@ -184,7 +216,7 @@ class AdvicePanel(Widget):
         text.append(f"The move that keeps the game going longest: {longest.to_text()}", style=label)
         if analysis.remoteness is not None:
             text.append(
-                f" (the game then lasts {analysis.remoteness} more moves, this one included, if the winner hurries).",
+                f" (the game then lasts {analysis.remoteness} more plies, this one included, if the winner hurries).",
                 style=label,
             )
         else:
