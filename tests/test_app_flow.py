@@ -146,7 +146,7 @@ def test_menu_offers_the_games_and_set_up_starts_a_game() -> None:
             await pilot.press("space")
             assert len(set(picker.colours)) == 1
             assert "choose exactly 1 red" in str(count.render())
-            await pilot.press("s")
+            await pilot.press("ctrl+s")
             await pilot.pause()
             assert app.screen is setup, "an invalid set-up does not start"
             assert "Not yet" in str(setup.query_one("#setup-message").render())
@@ -162,7 +162,7 @@ def test_menu_offers_the_games_and_set_up_starts_a_game() -> None:
             await pilot.pause()
             assert setup.human is Side.P2 and picker.side is Side.P2
             chosen = picker.setup
-            await pilot.press("s")
+            await pilot.press("ctrl+s")
             await pilot.pause()
             await settle(app, pilot)
             screen = app.screen
@@ -187,7 +187,7 @@ def test_set_up_escape_returns_to_the_menu_and_a_3_vs_2_game_starts() -> None:
             assert isinstance(setup, SetupScreen)
             picker = setup.query_one("#picker", SetupPicker)
             assert len(picker.colours) == 3 and picker.colours.count(Colour.RED) == 2
-            await pilot.press("s")
+            await pilot.press("ctrl+s")
             await pilot.pause()
             screen = app.screen
             assert isinstance(screen, GameScreen)
@@ -211,12 +211,13 @@ def test_set_up_subtitle_follows_the_side() -> None:
         )
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
-            assert app.screen.sub_title == "you are player 1: 1 blue, 2 red"
+            # The title is long: the sub-title leaves out "you are" to fit the header.
+            assert app.screen.sub_title.endswith("player 1: 1 blue, 2 red")
             await pilot.press("2")
             await pilot.pause()
             picker = app.screen.query_one("#picker", SetupPicker)
             assert picker.side is Side.P2 and len(picker.colours) == 2
-            assert app.screen.sub_title == "you are player 2: 1 blue, 1 red"
+            assert app.screen.sub_title.endswith("player 2: 1 blue, 1 red")
 
     run(test)
 
@@ -928,3 +929,66 @@ def test_help_from_the_shell(command: list[str]) -> None:
     assert done.stdout.startswith("usage: nashplay")
     for word in ("play", "replay", "--ascii", "--theme", "examples:"):
         assert word in done.stdout
+
+
+# ------------------------------------------------------------------------------------------------ set-up screens
+
+
+def test_set_up_starts_with_ctrl_s_as_its_button_footer_and_help_say() -> None:
+    """One start key everywhere (the button said s, the footer ctrl+s); s alone does nothing here."""
+
+    async def test() -> None:
+        app = NashplayApp(StartRequest.for_config(GeisterConfig("mini-geister", seed=SEED), setup=True), ai_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            setup = app.screen
+            assert isinstance(setup, SetupScreen)
+            assert "ctrl+s" in str(setup.query_one("#start").label)
+            footer = {key.description: key.key_display for key in setup.query("FooterKey")}  # type: ignore[attr-defined]
+            assert footer.get("Start") == "ctrl+s"
+            await pilot.press("question_mark")
+            await pilot.pause()
+            assert "ctrl+s" in str(app.screen.query("Markdown").first().source)  # type: ignore[attr-defined]
+            await pilot.press("escape")
+            await pilot.press("s")
+            await pilot.pause()
+            assert app.screen is setup
+            await pilot.press("ctrl+s")
+            await settle(app, pilot)
+            assert isinstance(app.screen, GameScreen)
+
+    run(test)
+
+
+def test_set_up_shows_the_focused_control_by_its_frame_and_a_marker() -> None:
+    """The focused control has a frame of its own (in ASCII the only one), and the highlighted choice a ``>``:
+    focus is not told by colour alone. Opponents are listed by name, each described in full beside the list."""
+    from tui.widgets.choice import ChoiceButton
+
+    async def test() -> None:
+        app = NashplayApp(
+            StartRequest.for_config(GeisterConfig("mini-geister", seed=SEED), setup=True), ai_delay=0, ascii_mode=True
+        )
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            setup = app.screen
+            opponents = setup.query_one("#opponent")
+            picker = setup.query_one("#picker", SetupPicker)
+            assert picker.styles.border_top[0] == "ascii" and opponents.styles.border_top[0] != "ascii"
+            opponents.focus()
+            await pilot.pause()
+            assert opponents.styles.border_top[0] == "ascii" and picker.styles.border_top[0] != "ascii"
+            buttons = list(opponents.query(ChoiceButton))
+            assert all(":" not in str(button.label) for button in buttons)
+            marked = [button for button in buttons if str(button.render()).startswith(">")]
+            assert len(marked) == 1
+            await pilot.press("down")
+            await pilot.pause()
+            highlighted = next(button for button in buttons if str(button.render()).startswith(">"))
+            assert highlighted is not marked[0]
+            from solvers.catalogue import player_entry
+
+            about = str(setup.query_one("#opponent-about").render())
+            assert player_entry(str(highlighted.name)).description.split()[0] in about
+
+    run(test)

@@ -286,7 +286,7 @@ def test_a_lost_position_says_every_move_loses_and_names_the_longest() -> None:
             await settle_workers(app, pilot)
             text = " ".join(text_of(screen_of(app), "#advice").split())
             assert "Every move loses" in text
-            assert "keeps the game going longest: 1:1" in text and "6 more moves" in text
+            assert "keeps the game going longest: 1:1" in text and "6 more plies" in text
             assert "^" not in text
 
     run(test)
@@ -362,8 +362,9 @@ def test_the_set_up_reads_a_subtraction_set() -> None:
         async with app.run_test(size=SIZE) as pilot:
             app.switch_screen(NimSetupScreen(NimConfig(opponent="human")))
             await settle_workers(app, pilot)
-            # Tab to the rule, pick the subtraction game (the set field takes the focus), type a set, Enter starts.
-            await press(app, pilot, "tab", "down", "enter", "ctrl+u", *"1,3,4", "enter")
+            # Tab to the rule, pick the subtraction game (the set field shows and takes the focus), type a set,
+            # ctrl+s starts.
+            await press(app, pilot, "tab", "down", "enter", "ctrl+u", *"1,3,4", "ctrl+s")
             screen = screen_of(app)
             assert screen.config.rule == Subtraction({1, 3, 4}) and screen.config.opponent == "human"
 
@@ -416,5 +417,31 @@ def test_the_end_counts_plies_not_moves() -> None:
             assert screen.state.is_terminal()
             status = text_of(screen, "#nim-status")
             assert "2 plies" in status and "moves played" not in status
+
+    run(test)
+
+
+def test_the_set_up_starts_with_ctrl_s_only_and_shows_the_field_the_rule_needs() -> None:
+    """One start key, said alike by the button, the footer and the help (Enter in a field once started too: it
+    now goes to the next field); the subtraction set and the octal code show only for the rule that reads them."""
+
+    async def test() -> None:
+        app = NashplayApp(ai_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            app.switch_screen(NimSetupScreen(NimConfig(opponent="human")))
+            await settle_workers(app, pilot)
+            setup = app.screen
+            assert "ctrl+s" in str(setup.query_one("#nim-start").label)
+            footer = {key.description: key.key_display for key in setup.query("FooterKey")}  # type: ignore[attr-defined]
+            assert footer.get("Start") == "ctrl+s"
+            assert not setup.query_one("#nim-set-field").display and not setup.query_one("#nim-octal-field").display
+            await press(app, pilot, "enter")
+            assert app.screen is setup and app.focused is setup.query_one("#nim-rule")
+            await press(app, pilot, "down", "enter")  # the subtraction game: its set field shows
+            assert setup.query_one("#nim-set-field").display
+            await press(app, pilot, "ctrl+s")
+            assert isinstance(app.screen, NimScreen)
+            await press(app, pilot, "question_mark")
+            assert "ctrl+s" in str(app.screen.query("Markdown").first().source)  # type: ignore[attr-defined]
 
     run(test)

@@ -1,7 +1,10 @@
-"""The set-up screen of Nim and the other heap games: heaps, rule, normal or misere play, opponent and side."""
+"""The set-up screen of Nim and the other heap games: heaps, rule, normal or misere play, opponent and side; ctrl+s
+starts (the one start key of every set-up screen: the button, the footer and the help say it). Enter in a field
+goes on to the next one. Below 100x30 the screen is compact (no margins), so it fits 80x24."""
 
 from __future__ import annotations
 
+import textwrap
 from typing import ClassVar
 
 from rich.text import Text
@@ -32,12 +35,13 @@ from tui.widgets.footer import NashplayFooter
 
 PaletteEntry = tuple[str, str, str]
 
-RULE_CHOICES: list[tuple[str, str]] = [
-    ("nim", "Nim: take any number"),
-    ("subtraction", "Subtraction game: the set below"),
-    ("kayles", "Kayles (0.77): 1 or 2 pins"),
-    ("dawsons-kayles", "Dawson's Kayles (0.07): 2 pins"),
-    ("octal", "Take-and-break: the octal code below"),
+#: The rules offered: (name, the choice's label, what a move may do under it).
+RULE_CHOICES: list[tuple[str, str, str]] = [
+    ("nim", "Nim", "take any number of stones from one heap"),
+    ("subtraction", "Subtraction game", "take a number of stones that is in the set"),
+    ("kayles", "Kayles (0.77)", "knock down 1 pin or 2 neighbours; a row may break in two"),
+    ("dawsons-kayles", "Dawson's Kayles (0.07)", "knock down 2 neighbouring pins; a row may break in two"),
+    ("octal", "Take-and-break (octal)", "the code's digits say how many a move takes and how the rest may break"),
 ]
 
 OPPONENT_CHOICES: dict[str, str] = {
@@ -52,9 +56,10 @@ class NimSetupScreen(NashplayScreen):
 
     #: This screen's own styles (loaded when it first shows).
     CSS_PATH = "nim.tcss"
+    SHRINK_BELOW = (100, 30)
 
     BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
-        Binding("ctrl+s", "start", "Start"),
+        Binding("ctrl+s", "start", "Start", key_display="ctrl+s", priority=True),
         Binding("escape", "back", "Menu"),
     ]
 
@@ -89,43 +94,60 @@ class NimSetupScreen(NashplayScreen):
         yield Header()
         with Horizontal(id="nim-setup-main"):
             with Vertical(id="nim-setup-left"):
-                yield Label("Heaps", classes="heading")
-                yield Static(
-                    f"Stones per heap, e.g. 3,4,5: at most {MAX_HEAPS} heaps of {MAX_HEAP} "
-                    f"({MAX_SPLIT_STONES} stones in all for take-and-break games)",
-                    classes="hint",
-                )
+                yield Label("Heaps (stones per heap)", classes="heading")
+                yield Static(f"e.g. 3,4,5; up to {MAX_HEAPS} heaps of {MAX_HEAP}", classes="hint one-line")
                 yield Input(format_heaps(config.heaps), placeholder="e.g. 3,4,5", id="nim-heaps")
                 yield Label("Rule", classes="heading")
                 with RadioSet(id="nim-rule"):
-                    for name, description in RULE_CHOICES:
-                        yield ChoiceButton(description, value=name == chosen, name=name)
-                yield Label("Subtraction set", classes="hint")
-                yield Input(subtraction, placeholder="e.g. 1,3,4", id="nim-set")
-                yield Label("Octal code", classes="hint")
-                yield Input(octal, placeholder="e.g. 0.137", id="nim-octal")
+                    for name, label, _ in RULE_CHOICES:
+                        yield ChoiceButton(label, value=name == chosen, name=name)
+                yield Static(id="nim-rule-help", classes="hint one-line")
+                # The field a rule reads shows with that rule only.
+                with Vertical(id="nim-set-field", classes="rule-field"):
+                    yield Label("Subtraction set, e.g. 1,3,4", classes="hint")
+                    yield Input(subtraction, placeholder="e.g. 1,3,4", id="nim-set")
+                with Vertical(id="nim-octal-field", classes="rule-field"):
+                    yield Label("Octal code, e.g. 0.137", classes="hint")
+                    yield Input(octal, placeholder="e.g. 0.137", id="nim-octal")
             with Vertical(id="nim-setup-right"):
                 yield Label("Play", classes="heading")
                 with RadioSet(id="nim-play"):
-                    yield ChoiceButton("Normal: the last stone wins", value=not config.misere)
-                    yield ChoiceButton("Misere: the last stone loses", value=config.misere)
+                    yield ChoiceButton("Normal: last stone wins", value=not config.misere)
+                    yield ChoiceButton("Misere: last stone loses", value=config.misere)
                 yield Label("Opponent", classes="heading")
                 with RadioSet(id="nim-opponent"):
                     for name, description in OPPONENT_CHOICES.items():
                         yield ChoiceButton(description, value=name == config.opponent, name=name)
                 yield Label("Your side (against an AI)", classes="heading")
                 with RadioSet(id="nim-side"):
-                    yield ChoiceButton("Player 1 (moves first)", value=config.human is Side.P1)
-                    yield ChoiceButton("Player 2 (moves second)", value=config.human is Side.P2)
+                    yield ChoiceButton("Player 1 (first)", value=config.human is Side.P1)
+                    yield ChoiceButton("Player 2 (second)", value=config.human is Side.P2)
                 yield Button("Start (ctrl+s)", id="nim-start", variant="primary")
-        yield Static(id="nim-setup-message")
+        yield Static(id="nim-setup-message", classes="one-line")
         yield NashplayFooter()
 
     def on_mount(self) -> None:
         super().on_mount()
-        self.title = "Nim and impartial games: set-up"
-        self.sub_title = "Tab: next field; Enter or ctrl+s: start"
+        title = "Nim and impartial games: set-up"
+        self.set_titles(
+            (title, "Tab: next field; ctrl+s: start"), (title, "ctrl+s starts"), ("Nim: set-up", "ctrl+s starts")
+        )
+        self.query_one("#nim-setup-message").display = False
+        self._show_rule(self._rule_choice())
         self.query_one("#nim-heaps", Input).focus()
+
+    def size_changed(self) -> None:
+        self._show_rule(self._pressed("#nim-rule") or self._rule_choice())
+
+    def _show_rule(self, name: str) -> None:
+        """What the chosen rule lets a move do, and the field it reads (if any)."""
+        help_text = next((text for choice, _, text in RULE_CHOICES if choice == name), "")
+        if name not in ("nim", "subtraction"):
+            help_text += f" (at most {MAX_SPLIT_STONES} stones in all)"  # take-and-break games search further
+        width = max(20, (self.app.size.width - (2 if self.compact else 4)) // 2 - 2)
+        self.query_one("#nim-rule-help", Static).update("\n".join(textwrap.wrap(help_text, width)))
+        self.query_one("#nim-set-field").display = name == "subtraction"
+        self.query_one("#nim-octal-field").display = name == "octal"
 
     def _pressed(self, selector: str) -> str:
         button = self.query_one(selector, RadioSet).pressed_button
@@ -164,18 +186,25 @@ class NimSetupScreen(NashplayScreen):
         return NimConfig(heaps, rule, misere, opponent, human, self.config.seed)
 
     @on(Input.Submitted)
+    def _next_field(self) -> None:
+        # Enter goes on to the next field, as Tab does: ctrl+s is the one key that starts.
+        self.focus_next()
+
     @on(Button.Pressed, "#nim-start")
     def action_start(self) -> None:
         try:
             config = self.read_config()
         except ValueError as error:
-            self.query_one("#nim-setup-message", Static).update(Text(f"Not yet: {error}", style="bold"))
+            message = self.query_one("#nim-setup-message", Static)
+            message.update(Text(f"Not yet: {error}", style="bold"))
+            message.display = True
             return
         self.post_message(OpenGame("nim", config, setup=False))
 
     @on(RadioSet.Changed, "#nim-rule")
     def _rule_changed(self, event: RadioSet.Changed) -> None:
-        name = event.pressed.name
+        name = event.pressed.name or "nim"
+        self._show_rule(name)
         if name in ("subtraction", "octal"):
             self.query_one("#nim-set" if name == "subtraction" else "#nim-octal", Input).focus()
 

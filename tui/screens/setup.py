@@ -1,8 +1,13 @@
-"""The set-up screen: which of your pieces are red, your side, the opponent. Then the game starts."""
+"""The set-up screen: which of your pieces are red, your side, the opponent and its thinking time. Then ctrl+s
+starts the game (the one start key of every set-up screen: the button, the footer and the help say it).
+
+Three columns: the pieces and the side, the opponents by name, the thinking time and what the highlighted opponent
+does. Below 100x30 the screen is compact (no margins, shorter hints), so it fits 80x24."""
 
 from __future__ import annotations
 
 import random
+import textwrap
 from dataclasses import replace
 from typing import ClassVar
 
@@ -16,7 +21,7 @@ from textual.widgets import Button, Header, Label, RadioButton, RadioSet, Static
 from core.errors import IllegalMoveError, NotationError
 from core.game import Side
 from core.geister import Colour, Setup, Variant, variant_by_name
-from solvers.catalogue import players_for
+from solvers.catalogue import player_entry, players_for
 from tui.config import GeisterConfig
 from tui.messages import OpenGame, ShowMenu
 from tui.screens.base import NashplayScreen
@@ -31,11 +36,14 @@ THINK_TIMES = (0.25, 0.5, 1.0, 2.0)
 class SetupScreen(NashplayScreen):
     #: This screen's own styles (loaded when it first shows).
     CSS_PATH = "setup.tcss"
+    SHRINK_BELOW = (100, 30)
+    HELP_TOPIC = "setup"
     BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
-        Binding("r", "random_setup", "Random set-up"),
-        Binding("1", "side(1)", "Play first"),
-        Binding("2", "side(2)", "Play second"),
-        Binding("ctrl+s,s", "start", "Start"),
+        Binding("ctrl+s", "start", "Start", key_display="ctrl+s", priority=True),
+        Binding("r", "random_setup", "Random"),
+        # The side's heading names its keys.
+        Binding("1", "side(1)", "First", show=False),
+        Binding("2", "side(2)", "Second", show=False),
         Binding("escape", "back", "Menu"),
     ]
 
@@ -61,47 +69,80 @@ class SetupScreen(NashplayScreen):
                 pass
         return self.rng.choice(self.variant.setups(side))
 
+    @property
+    def help_topic(self) -> str:
+        return self.HELP_TOPIC  # the set-up screen's keys, not the board's
+
     def compose(self) -> ComposeResult:
         yield Header()
         with Horizontal(id="setup-main"):
             with Vertical(id="setup-left"):
                 yield Label("Your pieces", classes="heading")
-                yield Static("Space turns the piece under the cursor red or blue; r: random", classes="hint")
+                yield Static("Space: red/blue; r: random", classes="hint one-line")
                 yield SetupPicker(self.variant, self.config.human, self._initial_setup(self.config.human), id="picker")
-                yield Static(id="setup-count")
-                yield Button("Start game (s)", id="start", variant="primary")
-            with Vertical(id="setup-right"):
-                yield Label("Your side", classes="heading")
-                with RadioSet(id="side"):
-                    yield ChoiceButton("Player 1 (moves first)", value=self.config.human is Side.P1)
-                    yield ChoiceButton("Player 2 (moves second)", value=self.config.human is Side.P2)
+                yield Static(id="setup-count", classes="one-line")
+                yield Label("Your side (keys 1, 2)", classes="heading")
+                with RadioSet(id="side-choice"):
+                    yield ChoiceButton("Player 1 (first)", value=self.config.human is Side.P1)
+                    yield ChoiceButton("Player 2 (second)", value=self.config.human is Side.P2)
+                yield Button("Start (ctrl+s)", id="start", variant="primary")
+            with Vertical(id="setup-middle"):
                 yield Label("Opponent", classes="heading")
                 with RadioSet(id="opponent"):
+                    # Names only: what each one does is said in full beside the list, for the highlighted one.
                     for entry in players_for(self.variant.name):
-                        yield ChoiceButton(
-                            f"{entry.name}: {entry.description}",
-                            value=entry.name == self.config.opponent,
-                            name=entry.name,
-                        )
-                thinkers = ", ".join(e.name for e in players_for(self.variant.name) if e.thinks)
-                yield Label(f"Thinking time ({thinkers})", classes="heading")
+                        yield ChoiceButton(entry.name, value=entry.name == self.config.opponent, name=entry.name)
+            with Vertical(id="setup-right"):
+                yield Label("Thinking time a move", classes="heading one-line")
                 with RadioSet(id="think-time"):
                     for seconds in THINK_TIMES:
                         yield ChoiceButton(
-                            f"{seconds:g} s per move", value=seconds == self.config.think_time, name=f"{seconds:g}"
+                            f"{seconds:g} s", value=seconds == self.config.think_time, name=f"{seconds:g}"
                         )
-        yield Static(id="setup-message")
+                yield Static(id="think-note", classes="hint one-line")
+                yield Static(id="opponent-about", classes="one-line")
+        yield Static(id="setup-message", classes="one-line")
         yield NashplayFooter()
 
     def on_mount(self) -> None:
         super().on_mount()
-        self.title = f"{self.variant.title}: set-up"
+        self.query_one("#setup-message").display = False
         self._show_count()
         self.query_one("#picker", SetupPicker).focus()
+        # The opponent under the list's cursor is described as the cursor moves, not only once it is chosen.
+        self.watch(self.query_one("#opponent", RadioSet), "_selected", self._describe_opponent)
+        self._describe_opponent()
+
+    def size_changed(self) -> None:
+        self._describe_opponent()
+
+    def on_descendant_focus(self) -> None:
+        self._describe_opponent()
+
+    def on_descendant_blur(self) -> None:
+        self._describe_opponent()
+
+    def _column_width(self) -> int:
+        """The right column's text width (the screen's padding and the two other columns left out)."""
+        return max(16, self.app.size.width - (2 if self.compact else 4) - 29 - 25)
+
+    def _describe_opponent(self, _: object = None) -> None:
+        radios = self.query_one("#opponent", RadioSet)
+        buttons = list(radios.query(RadioButton))
+        # While the list has the keyboard, the choice under its cursor; else the chosen one.
+        index = radios._selected if radios.has_focus and radios._selected is not None else radios.pressed_index
+        under = buttons[index].name if 0 <= index < len(buttons) else None
+        entry = player_entry(under or self.opponent)
+        width = self._column_width()
+        lines = textwrap.wrap(f"{entry.name}: {entry.description}", width)
+        self.query_one("#opponent-about", Static).update(Text("\n".join(lines), end=""))
+        thinkers = [e.name for e in players_for(self.variant.name) if e.thinks]
+        note = "for " + ", ".join(thinkers) if thinkers else "no opponent here thinks"
+        self.query_one("#think-note", Static).update("\n".join(textwrap.wrap(note, width)))
 
     @property
     def human(self) -> Side:
-        return Side.P1 if self.query_one("#side", RadioSet).pressed_index != 1 else Side.P2
+        return Side.P1 if self.query_one("#side-choice", RadioSet).pressed_index != 1 else Side.P2
 
     @property
     def think_time(self) -> float:
@@ -116,24 +157,28 @@ class SetupScreen(NashplayScreen):
     def _show_count(self) -> None:
         picker = self.query_one("#picker", SetupPicker)
         side = picker.side
-        self.sub_title = f"you are {side}: {self.variant.blues[side]} blue, {self.variant.reds[side]} red"
+        title = f"{self.variant.title}: set-up"
+        army = f"{self.variant.blues[side]} blue, {self.variant.reds[side]} red"
+        self.set_titles(
+            (title, f"you are {side}: {army}"), (title, f"{side}: {army}"), (title, army), (title, ""), ("Set-up", "")
+        )
         reds = picker.colours.count(Colour.RED)
         need = self.variant.reds[side]
         ok = reds == need
         text = Text(
-            f"Red: {reds} of {need}   Blue: {len(picker.colours) - reds} of {self.variant.blues[side]}",
+            f"Red: {reds} of {need}  Blue: {len(picker.colours) - reds} of {self.variant.blues[side]}",
             style="bold" if ok else "bold reverse",
             end="",
         )
         if not ok:
-            text.append(f"   (choose exactly {need} red)")
+            text.append(f"\n(choose exactly {need} red)")
         self.query_one("#setup-count", Static).update(text)
 
     @on(SetupPicker.Changed)
     def _changed(self) -> None:
         self._show_count()
 
-    @on(RadioSet.Changed, "#side")
+    @on(RadioSet.Changed, "#side-choice")
     def _side_changed(self) -> None:
         picker = self.query_one("#picker", SetupPicker)
         if picker.side is not self.human:
@@ -141,7 +186,7 @@ class SetupScreen(NashplayScreen):
             self._show_count()
 
     def action_side(self, number: int) -> None:
-        self.query_one("#side", RadioSet).query(RadioButton)[number - 1].value = True
+        self.query_one("#side-choice", RadioSet).query(RadioButton)[number - 1].value = True
 
     def action_random_setup(self) -> None:
         picker = self.query_one("#picker", SetupPicker)
@@ -157,7 +202,9 @@ class SetupScreen(NashplayScreen):
         try:
             self.variant.check_setup(picker.setup, picker.side)
         except IllegalMoveError as error:
-            self.query_one("#setup-message", Static).update(Text(f"Not yet: {error}", style="bold"))
+            message = self.query_one("#setup-message", Static)
+            message.update(Text(f"Not yet: {error}", style="bold"))
+            message.display = True
             return
         config = replace(
             self.config,
