@@ -42,10 +42,12 @@ def test_values_become_chances_to_win() -> None:
     # A chance node's expected result E (a win +1, a loss -1) is a chance of (1 + E) / 2.
     assert chance_of(400_000) == pytest.approx(0.7)
     assert chance_of(-300_000) == pytest.approx(0.35)
-    # A score needs the position; with it the chance rises with the score, and stays inside (0, 1).
+    # A score needs the position: without it the chance is a coin's; with it, being blues ahead means more.
     view = GeisterState.from_setups(VARIANTS["geister"], "BRRBBRRB", "RBBRRBBR").view(Side.P1)
-    chances = [chance_of(score, view) for score in (-8000, -1000, 0, 1000, 8000)]
-    assert chances == sorted(chances) and all(0 < c < 1 for c in chances)
+    assert chance_of(0) == 0.5
+    ahead = GeisterState.from_position("1uu1u1/1uu1u1/6/6/1BRRB1/1BRRB1 1 bb 20", "geister").view(Side.P1)
+    behind = GeisterState.from_position("1uuuu1/1uuuu1/6/6/1BRRB1/2RR2 1 BB 20", "geister").view(Side.P1)
+    assert 0 < chance_of(0, behind) < chance_of(0, view) < chance_of(0, ahead) < 1
     assert len(features(view, 0)) == len(advice_geister.CHANCE_WEIGHTS) == len(advice_geister.FEATURES)
 
 
