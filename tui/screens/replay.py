@@ -52,12 +52,14 @@ def spectator_view(state: GeisterState, seen_from: Side) -> GeisterView:
 
 class ReplayScreen(NashplayScreen):
     HELP_TOPIC = "geister"
+    SHRINK_BELOW = (100, 30)
 
     BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
-        Binding("right,l", "step(1)", "Next"),
-        Binding("left,h", "step(-1)", "Back"),
-        Binding("home", "jump(0)", "Start"),
-        Binding("end", "jump(-1)", "End"),
+        # The status panel says how to step (the footer has no room for every key at 80 columns).
+        Binding("right,l", "step(1)", "Next", show=False),
+        Binding("left,h", "step(-1)", "Back", show=False),
+        Binding("home", "jump(0)", "Start", show=False),
+        Binding("end", "jump(-1)", "End", show=False),
         Binding("space,p", "toggle_play", "Play/pause"),
         Binding("plus,equals_sign", "speed(1)", "Faster"),
         Binding("minus", "speed(-1)", "Slower"),
@@ -97,15 +99,19 @@ class ReplayScreen(NashplayScreen):
             with Vertical(id="board-pane"):
                 yield Board(self.glyphs, id="board")
             with Vertical(id="side"):
-                yield Static(id="status")
+                yield Static(id="status", classes="one-line")
                 yield MoveList(id="moves")
-        yield Static(id="message")
+        yield Static(id="message", classes="one-line")
         yield NashplayFooter()
 
     def on_mount(self) -> None:
         tags = self.record.tags
-        self.title = self.replay_title or f"Replay: {tags.get('Game', '?')}"
-        self.sub_title = f"{tags.get('Player1', '?')} vs {tags.get('Player2', '?')}, result {self.record.result}"
+        title = self.replay_title or f"Replay: {tags.get('Game', '?')}"
+        players = f"{tags.get('Player1', '?')} vs {tags.get('Player2', '?')}"
+        sub_title = f"{players}, result {self.record.result}"
+        # Long titles ("Solved line, 13 plies: player 1 moves first and ...") drop their detail after the colon.
+        short = title.split(": ")[0] if ": " in title and not title.startswith("Replay: ") else title
+        self.set_titles((title, sub_title), (title, players), (title, ""), (short, sub_title), (short, ""))
         board = self.query_one("#board", Board)
         board.interactive = False
         moves = self.query_one("#moves", MoveList)
@@ -143,7 +149,8 @@ class ReplayScreen(NashplayScreen):
         text.append(
             f"{'Playing' if self.playing else 'Paused'}, {SPEEDS[self.speed_index]:g} s per move\n", style="dim"
         )
-        text.append(f"Position: {view.position()}", style="dim")
+        text.append(f"Position: {view.position()}\n", style="dim")
+        text.append("left/right: step; Home/End: the ends", style="dim")
         self.query_one("#status", Static).update(text)
 
     def watch_ply(self) -> None:
