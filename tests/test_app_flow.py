@@ -250,7 +250,8 @@ def test_game_in_progress_is_saved_and_resumed(state_dir: Path) -> None:
         second = NashplayApp(ai_delay=0)
         async with second.run_test(size=SIZE) as pilot:
             await pilot.pause()
-            assert any("Resume" in text for text in notifications(second))
+            # Said on the menu, where Resume is (a toast saying so outlived the menu: it showed after resuming).
+            assert "Resume (above) goes on" in str(second.screen.query_one("#menu-message").render())
             option_id, prompt = menu_options(second)[0]
             assert option_id == f"resume:{saved.stem}"
             assert prompt.startswith("Resume: mini-geister vs chototsu, 2 moves played (saved ")
@@ -258,6 +259,7 @@ def test_game_in_progress_is_saved_and_resumed(state_dir: Path) -> None:
             await pilot.pause()
             screen = second.screen
             assert isinstance(screen, GameScreen)
+            assert not any("Resume" in text for text in notifications(second))
             assert screen.session.state.position() == position
             assert view_of(second).position() == shown
             assert screen.session.human is Side.P1 and screen.session.humans_turn

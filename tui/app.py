@@ -211,19 +211,15 @@ class NashplayApp(App[None]):
         except SaveFolderError as error:
             self.report_save_problem(str(error))
             return
-        good = 0
         for slot in slots:
             try:
                 resumable(slot.load())
             except Exception as error:
                 self._set_aside(slot, f"The saved game could not be read ({_first_line(error)}).")
-            else:
-                good += 1
         if isinstance(self.screen, MenuScreen) and self.screen.is_mounted:
-            self.screen.fill()  # the menu may not be composed yet (it fills itself on mount)
-        if good:
-            games = "A game in progress was" if good == 1 else f"{good} games in progress were"
-            self.notify(f"{games} saved: choose Resume in the menu to go on.", timeout=6)
+            # The menu may not be composed yet (it fills itself on mount). It says itself that the games listed
+            # for Resume can go on: a toast saying so outlived the menu and still showed after resuming.
+            self.screen.fill()
 
     def _set_aside(self, slot: SaveSlot, why: str) -> None:
         try:

@@ -22,8 +22,17 @@ from tui.widgets.footer import NashplayFooter
 OPTION_CHROME = 10
 
 
+#: What the menu says when games wait to be resumed: one, several.
+RESUME_HINTS = (
+    "A game in progress was saved: Resume (above) goes on with it.",
+    "Games in progress were saved: Resume (above) goes on with one.",
+)
+
+
 class MenuScreen(NashplayScreen):
     SHRINK_BELOW = (100, 30)
+    #: The message line's text (an error, or the resume hint).
+    _message = ""
 
     BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
         Binding("o", "open_record", "Open record"),
@@ -44,15 +53,17 @@ class MenuScreen(NashplayScreen):
     def on_mount(self) -> None:
         super().on_mount()
         self.set_titles(("nashplay", "games where the right move is a mixed strategy"), ("nashplay", ""))
-        self.show_message("")
         self.fill()
         self.query_one("#games", OptionList).focus()
 
     def fill(self) -> None:
         games = self.query_one("#games", OptionList)
         games.clear_options()
-        for slot_id, description in self.nashplay.describe_saved_games():
+        saved = self.nashplay.describe_saved_games()
+        for slot_id, description in saved:
             games.add_option(Option(f"Resume: {description}", id=f"resume:{slot_id}"))
+        if not self._message or self._message in RESUME_HINTS:
+            self.show_message(RESUME_HINTS[len(saved) > 1] if saved else "")
         saves = self.nashplay.saves
         if saves.unlisted:  # counted by the listing describe_saved_games just made
             more = "1 more unfinished game" if saves.unlisted == 1 else f"{saves.unlisted} more unfinished games"
@@ -69,6 +80,7 @@ class MenuScreen(NashplayScreen):
         games.highlighted = 0
 
     def show_message(self, text: str) -> None:
+        self._message = text
         message = self.query_one("#menu-message", Static)
         message.update(text)
         message.display = bool(text)  # an empty message takes no rows from the list
