@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 
+from rich.cells import cell_len
 from rich.console import Console
 from rich.text import Text
 from textual.app import App
@@ -86,9 +87,12 @@ def layout_problems(app: App[None], scrolling_allowed: tuple[type[Widget], ...] 
         if isinstance(widget, TEXT_WIDGETS) and widget.styles.height is not None and widget.styles.height.is_auto:
             plain = _plain(widget) if not widget.children else None  # a Static may be a container
             if plain is not None:
-                lines = len(plain.split("\n"))
-                if widget.content_region.height > lines:
-                    problems.append(f"{name}: {lines} line(s) of text take {widget.content_region.height}: wrapped")
+                lines = plain.split("\n")
+                if widget.content_region.height > len(lines):
+                    problems.append(f"{name}: {len(lines)} line(s) take {widget.content_region.height}: wrapped")
+                longest = max(lines, key=cell_len)
+                if cell_len(longest.rstrip()) > widget.content_region.width:
+                    problems.append(f"{name}: {longest!r} is wider than {widget.content_region.width}: cut")
     for header in screen.query(Header):
         title = app.format_title(screen.title or app.title, screen.sub_title or app.sub_title).plain
         room = width - 18  # the header's icon and clock space

@@ -1,0 +1,194 @@
+"""Every screen fits the terminal at 80x24 and at 110x34: nothing reaches past the screen, nothing is cut by its box,
+no text line wraps, the title fits the header, and the lines a user needs (the footer's ``q`` and ``?``, TCG's
+"if you deviated" line...) are on the screen. In ASCII mode every character drawn is ASCII."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import pytest
+from pilot_helpers import run
+from screen_text import assert_fits, non_ascii, screen_text
+from textual.containers import VerticalScroll
+from textual.pilot import Pilot
+from textual.worker import WorkerCancelled
+
+from core.game import Side
+from core.record import Record
+from tui.app import NashplayApp, StartRequest
+from tui.config import FootstepConfig, GeisterConfig, NimConfig, TcgConfig
+from tui.screens import footstep_learning
+
+SIZES = [(80, 24), (110, 34)]
+
+Drive = Callable[[NashplayApp, Pilot[None]], Awaitable[None]]
+
+
+async def settle(app: NashplayApp, pilot: Pilot[None]) -> None:
+    for _ in range(3):
+        with contextlib.suppress(WorkerCancelled):
+            await app.workers.wait_for_complete()
+        await pilot.pause()
+
+
+async def nothing(app: NashplayApp, pilot: Pilot[None]) -> None:
+    await settle(app, pilot)
+
+
+def keys(*pressed: str) -> Drive:
+    async def drive(app: NashplayApp, pilot: Pilot[None]) -> None:
+        await settle(app, pilot)
+        for key in pressed:
+            await pilot.press(key)
+            await settle(app, pilot)
+
+    return drive
+
+
+def solved_line() -> Record:
+    from solvers.mini_geister.lines import PAPER_LINES, build_line
+
+    key, title, position, side, rule = PAPER_LINES[0]
+    return build_line(key, title, position, Side.from_number(side), rule).record
+
+
+def replay_request() -> StartRequest:
+    record = solved_line()
+    title = "Solved line, 13 plies: player 1 moves first and forces its event (base rule; the paper: 13 plies)"
+    return StartRequest("replay", record=record, replay_side=Side.P1, replay_title=title)
+
+
+TCG = StartRequest.for_config(TcgConfig(5, "advisor", Side.P1, seed=1))
+FOOTSTEP = StartRequest.for_config(FootstepConfig(20, 3, "equilibrium", Side.P1, seed=1))
+NIM = StartRequest.for_config(NimConfig((3, 4, 5), seed=1))
+
+#: name: (start, how to get to the screen, lines that must be on it)
+SCREENS: dict[str, tuple[Callable[[], StartRequest], Drive, tuple[str, ...]]] = {
+    "menu": (StartRequest, nothing, ("q Quit", "? Help", "Twice Clap Game", "Quit")),
+    "setup-mini-geister": (
+        lambda: StartRequest.for_config(GeisterConfig("mini-geister"), setup=True),
+        nothing,
+        ("q Quit", "? Help", "Start", "bayes", "adversary", "2 s"),
+    ),
+    "setup-geister": (
+        lambda: StartRequest.for_config(GeisterConfig("geister"), setup=True),
+        nothing,
+        ("q Quit", "? Help", "Start", "bayes", "purple", "2 s"),
+    ),
+    "nim-setup": (
+        lambda: StartRequest.for_config(NimConfig(), setup=True),
+        keys("tab", "tab", "tab"),
+        ("q Quit", "? Help", "Start", "Misere", "Player 2"),
+    ),
+    "tcg": (lambda: TCG, nothing, ("q Quit", "? Help", "Shift+C/A/D/S", "Press what the opponent played")),
+    "tcg-versus": (
+        lambda: StartRequest.for_config(TcgConfig(5, "versus", Side.P2, seed=1)),
+        keys("c", "c"),
+        ("q Quit", "? Help", "Choose your action"),
+    ),
+    # Larger than any terminal shows (41x41 states): the heat map shows a window around the current state.
+    "tcg-40": (
+        lambda: StartRequest.for_config(TcgConfig(40, "advisor", Side.P1, seed=1)),
+        nothing,
+        ("q Quit", "? Help", "Shift+C/A/D/S"),
+    ),
+    "footstep": (lambda: FOOTSTEP, nothing, ("q Quit", "? Help", "Your bid", "mix (bids", "Rounds")),
+    "footstep-learning": (lambda: FOOTSTEP, keys("l"), ("q Quit", "? Help", "Back")),
+    "nim": (lambda: NIM, nothing, ("q Quit", "? Help", "Heap 1", "nim-sum")),
+    "nim-kayles": (
+        lambda: StartRequest.for_config(NimConfig((5, 7), __import__("core.impartial").impartial.KAYLES, seed=1)),
+        nothing,
+        ("q Quit", "? Help", "Heap 1"),
+    ),
+    "replay": (replay_request, keys("right", "right"), ("q Quit", "? Help", "Ply 2 of 12")),
+    "help": (lambda: TCG, keys("question_mark"), ("Twice Clap Game", "Esc: close")),
+    # The Geister page names the board's Unicode glyphs: ASCII mode tells them in ASCII.
+    "help-geister": (
+        replay_request,
+        keys("question_mark", "end"),
+        ("Esc: close",),
+    ),
+    "open-record": (StartRequest, keys("o"), ("Record file",)),
+}
+
+
+@pytest.fixture(autouse=True)
+def small_learning(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(footstep_learning, "APP_GAMES", 100)
+    monkeypatch.setattr(footstep_learning, "APP_RUNS", 1)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+@pytest.mark.parametrize("name", list(SCREENS))
+def test_every_screen_fits_and_ascii_mode_draws_only_ascii(name: str, size: tuple[int, int], tmp_path: Path) -> None:
+    start, drive, lines = SCREENS[name]
+
+    async def test() -> None:
+        app = NashplayApp(start(), ascii_mode=True, ai_delay=0)
+        async with app.run_test(size=size) as pilot:
+            await drive(app, pilot)
+            # The help is a document: it scrolls (a screenful at a time), the rest of the screens must fit.
+            scrolling = (VerticalScroll,) if name.startswith("help") else ()
+            text = assert_fits(app, *lines, scrolling_allowed=scrolling)
+            assert not non_ascii(text), f"\n{text}\nnot ASCII: {sorted(non_ascii(text))}"
+
+    run(test)
+
+
+@pytest.mark.parametrize("name", ["menu", "tcg", "nim-setup", "setup-mini-geister"])
+def test_unicode_mode_fits_too(name: str) -> None:
+    """Unicode mode draws other glyphs (borders, bars): it fits as well."""
+    start, drive, lines = SCREENS[name]
+
+    async def test() -> None:
+        app = NashplayApp(start(), ai_delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await drive(app, pilot)
+            assert_fits(app, *lines)
+
+    run(test)
+
+
+def test_toasts_and_the_command_palette_are_ascii_in_ascii_mode() -> None:
+    async def test() -> None:
+        app = NashplayApp(ascii_mode=True, ai_delay=0)
+        async with app.run_test(size=(80, 24), notifications=True) as pilot:
+            await pilot.pause()
+            app.notify("A toast", title="Title", severity="warning")
+            await pilot.pause(0.2)
+            text = screen_text(app)
+            assert "A toast" in text and not non_ascii(text), f"\n{text}\n{sorted(non_ascii(text))}"
+            await pilot.press("ctrl+p")
+            await pilot.pause()
+            await pilot.pause()
+            text = screen_text(app)
+            assert "Search for commands" in text and not non_ascii(text), f"\n{text}\n{sorted(non_ascii(text))}"
+
+    run(test)
+
+
+def test_every_help_page_is_told_in_ascii_in_ascii_mode() -> None:
+    """The pages name the board's Unicode glyphs (``▲``, ``●``...): ASCII mode shows the ASCII ones instead."""
+    from importlib import resources
+
+    from textual.widgets import Markdown
+
+    from tui.screens.help import HelpScreen
+
+    pages = resources.files("tui.help").iterdir()
+    topics = [page.name.removesuffix(".md") for page in pages if page.name.endswith(".md")]
+    assert "geister" in topics
+
+    async def test() -> None:
+        app = NashplayApp(ascii_mode=True, ai_delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            for topic in topics:
+                await app.push_screen(HelpScreen(topic))
+                await pilot.pause()
+                source = app.screen.query_one(Markdown).source
+                assert source.isascii(), (topic, sorted({c for c in source if not c.isascii()}))
+                await app.pop_screen()
+
+    run(test)
