@@ -83,6 +83,13 @@ SCREENS: dict[str, tuple[Callable[[], StartRequest], Drive, tuple[str, ...]]] = 
         ("q Quit", "? Help", "Start", "Misere", "Player 2"),
     ),
     "tcg": (lambda: TCG, nothing, ("q Quit", "? Help", "Shift+C/A/D/S", "Press what the opponent played")),
+    # A strong attack with no points: first said, then played (and lost).
+    "tcg-warned": (lambda: TCG, keys("S"), ("q Quit", "strong attack")),
+    "tcg-over": (
+        lambda: StartRequest.for_config(TcgConfig(5, "versus", Side.P1, seed=1)),
+        keys("s", "s"),
+        ("q Quit", "You lose.", "r: new game"),
+    ),
     "tcg-versus": (
         lambda: StartRequest.for_config(TcgConfig(5, "versus", Side.P2, seed=1)),
         keys("c", "c"),
@@ -95,8 +102,14 @@ SCREENS: dict[str, tuple[Callable[[], StartRequest], Drive, tuple[str, ...]]] = 
         ("q Quit", "? Help", "Shift+C/A/D/S"),
     ),
     "footstep": (lambda: FOOTSTEP, nothing, ("q Quit", "? Help", "Your bid", "mix (bids", "Rounds")),
+    "footstep-round": (lambda: FOOTSTEP, keys("3", "enter", "1", "2"), ("q Quit", "Your bid:  12 ", "You bid 3")),
     "footstep-learning": (lambda: FOOTSTEP, keys("l"), ("q Quit", "? Help", "Back")),
     "nim": (lambda: NIM, nothing, ("q Quit", "? Help", "Heap 1", "nim-sum")),
+    "nim-over": (
+        lambda: StartRequest.for_config(NimConfig((1, 2), opponent="human", seed=1)),
+        keys("enter", "down", "right", "enter"),
+        ("q Quit", "Game over", "over after 2 plies"),
+    ),
     "nim-kayles": (
         lambda: StartRequest.for_config(NimConfig((5, 7), __import__("core.impartial").impartial.KAYLES, seed=1)),
         nothing,

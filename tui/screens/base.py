@@ -119,6 +119,12 @@ class NashplayScreen(Screen[None]):
     def size_changed(self) -> None:
         """The screen turned compact or back: redraw what depends on it (texts that shorten)."""
 
+    def fit_line(self, *candidates: str, margin: int = 4) -> str:
+        """The first of ``candidates`` (most detailed first) that fits a line of the terminal, less ``margin``
+        columns; the last one when none does."""
+        room = self.app.size.width - margin
+        return next((text for text in candidates if len(text) <= room), candidates[-1])
+
     def set_titles(self, *candidates: tuple[str, str]) -> None:
         """The header's title and sub-title: the first (title, sub-title) of ``candidates`` that fits the header at
         the terminal's width (the last one, shortened at a word, when none does), so a title is never cut."""

@@ -135,7 +135,7 @@ class FootstepScreen(NashplayScreen):
             with Vertical(id="fs-right"):
                 yield Static(id="fs-value", classes="one-line")
                 yield MixBars(id="fs-mix")
-        yield Static(id="message", classes="one-line")
+        yield Static(id="message")
         with Horizontal(id="fs-size-field"):
             yield Label("n,k:", id="fs-size-label")
             yield Input(placeholder="points each, steps to a goal: e.g. 50,4 (Enter; Esc cancels)", id="fs-size-input")
@@ -300,7 +300,7 @@ class FootstepScreen(NashplayScreen):
             if self._entry_too_high():
                 text.append(f"  above your {points}: Backspace", style="bold")
             else:
-                text.append(f"  (1..{points}; digits, +/-, Enter)")
+                text.append(f" (1..{points}; digits +/- Enter)")
             text.append("\nThe opponent has chosen its bid: hidden")
         self.query_one("#fs-bid", Static).update(text)
 
@@ -420,9 +420,9 @@ class FootstepScreen(NashplayScreen):
         bids = (mine, theirs) if self.human is Side.P1 else (theirs, mine)
         self.state.apply_joint(bids)
         result = (
-            "you move the marker one step toward their goal"
+            "the marker steps toward their goal"
             if mine > theirs
-            else ("they move the marker one step toward your goal" if theirs > mine else "a tie: the marker stays")
+            else ("the marker steps toward your goal" if theirs > mine else "a tie: the marker stays")
         )
         self.say(f"You bid {mine}, the opponent bid {theirs}: {result}.")
         outcome = self.state.outcome()
@@ -447,7 +447,12 @@ class FootstepScreen(NashplayScreen):
         if self.opponent_player is None:
             self.say("Training the learner against the random player in the background...")
         else:
-            self.say(f"Your opponent is now {self.opponent}: {player_entry(self.opponent).description}")
+            self.say(
+                self.fit_line(
+                    f"Your opponent is now {self.opponent}: {player_entry(self.opponent).description}",
+                    f"Your opponent is now the {self.opponent} player.",
+                )
+            )
         self.state = FootstepState(self.n, self.k)
         self._new_round()
 

@@ -157,7 +157,7 @@ class NimScreen(NashplayScreen):
                 yield Static(id="nim-keys", classes="hint one-line")
             with Vertical(id="nim-right"):
                 yield AdvicePanel(id="advice")
-        yield Static(id="message", classes="one-line")
+        yield Static(id="message")
         yield NashplayFooter()
 
     def on_mount(self) -> None:
@@ -287,7 +287,8 @@ class NimScreen(NashplayScreen):
                     "You win!" if winner is self.config.human else f"You lose: the {self.config.opponent} player wins."
                 )
             text.append(f"Game over: {verdict}", style="bold reverse")
-            text.append(f"\n{outcome.reason}.\nn: new game, r: again, u: take back")
+            reason = textwrap.wrap(f"{outcome.reason[:1].upper()}{outcome.reason[1:]}.", self._left_width())
+            text.append("\n" + "\n".join(reason) + "\nn: new game, r: again, u: take back")
             return text
         side = self.state.to_move
         if self.two_people:
@@ -423,7 +424,7 @@ class NimScreen(NashplayScreen):
     def _announce_end(self) -> None:
         outcome = self.state.outcome()
         if outcome is not None:
-            self.say(f"Game over: {outcome}. n: new game, r: play it again.")
+            self.say(self.fit_line(f"Game over: {outcome}. n: new game, r: play it again.", "Game over. n: new game."))
 
     def _cancel_work(self) -> None:
         self.workers.cancel_group(self, "nim-opponent")
@@ -466,11 +467,7 @@ class NimScreen(NashplayScreen):
 
     def action_run(self, step: int) -> None:
         if not self.splits:
-            self.say(
-                "In this game stones are taken from the end of a heap; [ and ] move the run in take-and-break "
-                "games such as Kayles",
-                error=True,
-            )
+            self.say("Here stones come off a heap's end: [ and ] are for take-and-break games", error=True)
             return
         self.run_start += step
         self._fit_cursor(fresh=False)

@@ -101,7 +101,7 @@ class ReplayScreen(NashplayScreen):
             with Vertical(id="side"):
                 yield Static(id="status", classes="one-line")
                 yield MoveList(id="moves")
-        yield Static(id="message", classes="one-line")
+        yield Static(id="message")
         yield NashplayFooter()
 
     def on_mount(self) -> None:

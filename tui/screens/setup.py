@@ -93,7 +93,7 @@ class SetupScreen(NashplayScreen):
                     for entry in players_for(self.variant.name):
                         yield ChoiceButton(entry.name, value=entry.name == self.config.opponent, name=entry.name)
             with Vertical(id="setup-right"):
-                yield Label("Thinking time a move", classes="heading one-line")
+                yield Label("Seconds per move", classes="heading one-line")
                 with RadioSet(id="think-time"):
                     for seconds in THINK_TIMES:
                         yield ChoiceButton(

@@ -9,6 +9,7 @@ it. Below 100x30 the screen is compact: shorter texts, fewer rows of the heat ma
 from __future__ import annotations
 
 import random
+import textwrap
 from typing import ClassVar
 
 from rich.text import Text
@@ -114,7 +115,7 @@ class TcgScreen(NashplayScreen):
             with Vertical(id="tcg-right"):
                 yield HeatMap(id="heat")
                 yield Static(id="tcg-history", classes="one-line")
-        yield Static(id="message", classes="one-line")
+        yield Static(id="message")
         with Horizontal(id="n-field"):
             yield Label(f"n (1..{TCG_APP_MAX_N}):", id="n-label")
             yield Input(placeholder="the most points a player can hold; Enter solves, Esc cancels", id="n-input")
@@ -289,7 +290,10 @@ class TcgScreen(NashplayScreen):
         if outcome is not None:
             verdict = "You win!" if outcome.winner is me else "You lose."
             text.append(verdict, style="bold")
-            text.append(f" {outcome.reason}.\n")
+            # The reason broken at words to the column (compact: 40 columns), never cut.
+            width = 40 if self.compact else 60
+            text.append("\n" + "\n".join(textwrap.wrap(f"{outcome.reason[:1].upper()}{outcome.reason[1:]}.", width)))
+            text.append("\n")
             text.append("r: new game, u: take back the round", style="bold")
             self.query_one("#tcg-state", Static).update(text)
             # Nothing to choose any more: no mixes, no request for an action.
@@ -378,13 +382,19 @@ class TcgScreen(NashplayScreen):
         round_text = f"You: {mine.label}. Opponent: {opponent.label}."
         outcome = self.state.outcome()
         if outcome is not None:
-            self.say(f"{round_text} {outcome.reason}: {'you win' if outcome.winner is self.human else 'you lose'}.")
+            verdict = "You win" if outcome.winner is self.human else "You lose"
+            self.say(self.fit_line(f"{round_text} {verdict}: {outcome.reason}.", f"{round_text} {verdict}."))
         elif (
             self.state.points == (0, 0)
             and before != (0, 0)
             and all(before[side] + action.delta(self.n) < 0 for side, action in zip(Side, joint, strict=True))
         ):
-            self.say(f"{round_text} Both had too few points: by the rules the game starts again from 0, 0.")
+            self.say(
+                self.fit_line(
+                    f"{round_text} Both had too few points: by the rules the game starts again from 0, 0.",
+                    f"{round_text} Both went below 0: the game starts again.",
+                )
+            )
         else:
             self.say(f"{round_text} Points now {self.state.state_text}.")
         self._new_suggestion()
@@ -400,8 +410,11 @@ class TcgScreen(NashplayScreen):
         points = self.state.points[self.human]
         cost = -action.delta(self.n)
         self.say(
-            f"With {points} points a {action.label} (-{cost}) loses: points below 0 lose the game. "
-            f"Press {action.value} again to play it anyway."
+            self.fit_line(
+                f"With {points} points a {action.label} (-{cost}) loses: points below 0 lose the game. "
+                f"Press {action.value} again to play it anyway.",
+                f"With {points} points a {action.label} loses the game: {action.value} again plays it.",
+            )
         )
         return False
 

@@ -146,7 +146,7 @@ class AdvicePanel(Widget):
 
     def _wrapped(self, prose: str, first: int = 0) -> str:
         """``prose`` broken at words into lines of the panel's width (the first line starting at ``first``)."""
-        lines = textwrap.wrap(" " * first + prose, max(10, self._width))
+        lines = textwrap.wrap(" " * first + prose, max(10, self._width), break_on_hyphens=False)
         return "\n".join(lines)[first:] if lines else ""
 
     def _table(self, text: Text, analysis: Analysis) -> None:
