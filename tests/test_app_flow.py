@@ -994,3 +994,44 @@ def test_set_up_shows_the_focused_control_by_its_frame_and_a_marker() -> None:
             assert player_entry(str(highlighted.name)).description.split()[0] in about
 
     run(test)
+
+
+# ------------------------------------------------------------------------------------------------ remembered theme
+
+
+def test_the_theme_is_remembered_between_sessions(state_dir: Path) -> None:
+    """The theme chosen (t, or the palette) is kept in the settings file like the advice toggles; a theme asked for
+    by name (``--theme``) wins for that session."""
+
+    async def test() -> None:
+        first = NashplayApp(ai_delay=0)
+        async with first.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert first.theme == "nashplay"
+            await pilot.press("t")
+            await pilot.pause()
+            assert first.theme == "nashplay-colourblind"
+        second = NashplayApp(ai_delay=0)
+        async with second.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert second.theme == "nashplay-colourblind"
+        third = NashplayApp(ai_delay=0, theme_name="nashplay-light")
+        async with third.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert third.theme == "nashplay-light"
+
+    run(test)
+
+
+@pytest.mark.parametrize("stored", ['{"theme": 7}', '{"theme": "no-such-theme"}', '{"theme": ["nashplay-light"]}'])
+def test_a_damaged_remembered_theme_means_the_default(state_dir: Path, stored: str) -> None:
+    state_dir.mkdir(parents=True, exist_ok=True)
+    (state_dir / "settings.json").write_text(stored)
+
+    async def test() -> None:
+        app = NashplayApp(ai_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert app.theme == "nashplay"
+
+    run(test)

@@ -41,7 +41,7 @@ from tui.screens.base import AppServices
 from tui.screens.menu import MenuScreen
 from tui.session import GameSession, resumable
 from tui.storage import Settings, state_dir
-from tui.theme import ASCII, PIECE_VARIABLES, THEMES, UNICODE
+from tui.theme import ASCII, DEFAULT, PIECE_VARIABLES, THEMES, UNICODE
 
 if TYPE_CHECKING:
     from tui.config import ServerGameConfig
@@ -113,7 +113,7 @@ class NashplayApp(App[None]):
         start: StartRequest | None = None,
         *,
         ascii_mode: bool = False,
-        theme_name: str = "nashplay",
+        theme_name: str | None = None,
         ai_delay: float = 0.3,
         saves: SaveStore | None = None,
     ) -> None:
@@ -121,6 +121,7 @@ class NashplayApp(App[None]):
         self.start_request = start or StartRequest()
         self.ascii_mode = ascii_mode
         self.glyphs = ASCII if ascii_mode else UNICODE
+        #: The theme asked for (``--theme``); ``None``: the one remembered from the last session, else the default.
         self.initial_theme = theme_name
         #: Seconds an AI's reply waits at least, so the user sees their own move land first.
         self.ai_delay = ai_delay
@@ -185,7 +186,15 @@ class NashplayApp(App[None]):
     def on_mount(self) -> None:
         for theme in THEMES:
             self.register_theme(theme)
-        self.theme = self.initial_theme
+        remembered = self.settings.get_text("theme")
+        if self.initial_theme is not None:
+            self.theme = self.initial_theme
+        elif remembered in self.available_themes:
+            self.theme = remembered
+        else:
+            self.theme = DEFAULT.name  # none remembered, or one this Textual no longer has
+        # Every change is remembered, by t or by the command palette's theme picker.
+        self.theme_changed_signal.subscribe(self, lambda theme: self.settings.set_text("theme", theme.name))
         if self.ascii_mode:
             self.add_class("-ascii")
         request = self.start_request

@@ -21,15 +21,20 @@ def state_dir() -> Path:
     return Path(base) / "nashplay"
 
 
-#: The settings file is a handful of booleans: a larger one is damaged and is not read.
+#: The settings file is a handful of booleans and a theme's name: a larger one is damaged and is not read.
 MAX_SETTINGS_BYTES = 64 * 1024
 
 
-class Settings:
-    """Choices the user made that should outlast the session (which advice panels are shown), as a small JSON file.
+#: The longest text setting kept (a theme's name); a longer stored one is damaged and means the default.
+MAX_TEXT_SETTING = 100
 
-    A missing or unreadable file means the defaults (and is rewritten on the next change): settings are a
-    convenience, never a reason to refuse to start.
+
+class Settings:
+    """Choices the user made that should outlast the session (which advice panels are shown, the theme), as a small
+    JSON file.
+
+    A missing or unreadable file means the defaults (and is rewritten on the next change), and so does a value of
+    the wrong type: settings are a convenience, never a reason to refuse to start.
     """
 
     DEFAULTS: dict[str, bool] = {
@@ -39,10 +44,13 @@ class Settings:
         "search_advice": False,
         "hint": False,
     }
+    #: Settings that are text (``""``: none chosen). The app checks that a stored theme still exists.
+    TEXT_DEFAULTS: dict[str, str] = {"theme": ""}
 
     def __init__(self, path: Path | None = None) -> None:
         self.path = path or state_dir() / "settings.json"
         self.values = dict(self.DEFAULTS)
+        self.texts = dict(self.TEXT_DEFAULTS)
         try:
             with self.path.open("rb") as file:
                 data = file.read(MAX_SETTINGS_BYTES + 1)
@@ -51,15 +59,32 @@ class Settings:
             stored = {}
         if isinstance(stored, dict):
             self.values.update({k: v for k, v in stored.items() if k in self.DEFAULTS and isinstance(v, bool)})
+            self.texts.update(
+                {
+                    k: v
+                    for k, v in stored.items()
+                    if k in self.TEXT_DEFAULTS and isinstance(v, str) and len(v) <= MAX_TEXT_SETTING
+                }
+            )
 
     def get(self, name: str) -> bool:
         return self.values[name]
 
     def set(self, name: str, value: bool) -> None:
         self.values[name] = value
+        self._write()
+
+    def get_text(self, name: str) -> str:
+        return self.texts[name]
+
+    def set_text(self, name: str, value: str) -> None:
+        self.texts[name] = value
+        self._write()
+
+    def _write(self) -> None:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             # A temporary name of its own: two instances changing a setting at once must not share one.
-            write_text_atomically(self.path, json.dumps(self.values, indent=2) + "\n")
+            write_text_atomically(self.path, json.dumps({**self.values, **self.texts}, indent=2) + "\n")
         except OSError:
             pass  # a read-only state directory: the choice holds for this session only
