@@ -301,3 +301,35 @@ def test_a_long_solve_shows_its_progress_and_x_cancels_it() -> None:
             assert all(worker.is_finished for worker in app.workers)
 
     run(test)
+
+
+def test_the_heat_map_of_n_200_shows_a_window_around_the_current_state() -> None:
+    """201 x 201 states fit no terminal: the map shows the rows and columns around the current state, says which,
+    and brackets the current state (not only its colour); every line fits the widget."""
+    import numpy as np
+    from textual.app import App, ComposeResult
+
+    values = np.linspace(0, 1, 201 * 201).reshape(201, 201)
+
+    class MapApp(App[None]):
+        def compose(self) -> ComposeResult:
+            yield HeatMap(id="heat")
+
+    async def test() -> None:
+        for width, columns in ((40, range(6)), (70, range(11))):
+            app = MapApp()
+            async with app.run_test(size=(width, 20)) as pilot:
+                heat = app.query_one(HeatMap)
+                heat.values = values
+                heat.current = (150, 3)
+                await pilot.pause()
+                lines = heat.render().plain.split("\n")
+                assert all(len(line) <= width for line in lines), lines
+                window = f"rows 145-155, columns {columns.start}-{columns.stop - 1} of 0-200"
+                assert window in lines, lines
+                row = next(line for line in lines if line.startswith("  150 "))
+                assert row.count("[") == 1 and row.index("[") == 6 + 5 * 3
+                assert "now: 150,3" in lines[-1]
+                assert heat.size.height == len(lines)
+
+    run(test)
