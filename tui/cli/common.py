@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, NoReturn
 
 from core.errors import QUOTE_LIMIT, clipped, quoted
@@ -18,7 +19,17 @@ if TYPE_CHECKING:
     from tui.app import StartRequest
 
 # The number types live below the game catalogue (``tui.arguments``), whose ``play`` options use them too.
-__all__ = ["MAX_SEED", "Parser", "display_options", "open_app", "real_number", "seed_number", "whole_number"]
+__all__ = [
+    "MAX_SEED",
+    "GameParser",
+    "Parser",
+    "display_options",
+    "open_app",
+    "plural",
+    "real_number",
+    "seed_number",
+    "whole_number",
+]
 
 #: The longest error message printed whole; argparse's own (``unrecognized arguments: ...``) may hold any input.
 MESSAGE_LIMIT = 300
@@ -44,6 +55,26 @@ class Parser(argparse.ArgumentParser):
         named = _ARGUMENT.sub(_option_first, message)
         short = clipped(_LONG_QUOTE.sub(lambda match: quoted(match.group(1)), named), MESSAGE_LIMIT)
         self.exit(2, f"{self.prog}: error: {short} (see {self.prog} --help)\n")
+
+
+class GameParser(Parser):
+    """The parser of one game's options (``nashplay play tcg``): an option it does not know is refused by it, naming
+    the game and its help (``nashplay play tcg: error: unrecognized arguments: --opponent random (see nashplay play
+    tcg --help)``), not by the top parser, whose help does not list the game's options."""
+
+    # The base class's overloads only spell out "the namespace given, or a new one": one signature does the same.
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        parsed, extras = super().parse_known_args(args, namespace)
+        if extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return parsed, extras
+
+
+def plural(count: int, noun: str, nouns: str | None = None) -> str:
+    """``count`` and its noun, singular for one: ``1 ply``, ``2 plies`` (``nouns`` when not ``noun`` + s)."""
+    return f"{count:,} {noun if count == 1 else nouns or noun + 's'}"
 
 
 def display_options(suppress: bool) -> argparse.ArgumentParser:
