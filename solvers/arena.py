@@ -17,9 +17,11 @@ letter, never from anything hidden), and is a fresh instance per game (UPP's bel
 from __future__ import annotations
 
 import random
+import signal
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from contextlib import closing
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from pathlib import Path
@@ -250,21 +252,48 @@ def run_match(
         Path(save_dir).mkdir(parents=True, exist_ok=True)
     specs = game_specs(game, names, games, limit, seed, save_dir, params, a_side, first)
     match = MatchResult(names, limit, game)
-    for result in _results(specs, workers):
-        match.results.append(result)
-        if progress is not None:
-            progress(match)
+    # ``closing``: an exception here (Ctrl-C in ``progress``) stops the workers now, not when the generator is
+    # collected.
+    with closing(_results(specs, workers)) as results:
+        for result in results:
+            match.results.append(result)
+            if progress is not None:
+                progress(match)
     match.results.sort(key=lambda r: r.index)
     return match
 
 
-def _results(specs: list[GameSpec], workers: int) -> Iterator[GameResult]:
+def _ignore_interrupts() -> None:
+    """A worker's initializer. Ctrl-C signals every process of the terminal's group: a worker would fail its game
+    with a traceback and take the next one. The parent alone answers it, and ends the workers."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _results(specs: list[GameSpec], workers: int) -> Generator[GameResult, None, None]:
     if workers <= 1:
         for spec in specs:
             yield play_game(spec)
         return
     # ``spawn``: fresh interpreters, the same on every platform, and safe whatever threads the parent runs.
-    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"), initializer=_ignore_interrupts)
+    try:
         futures = [pool.submit(play_game, spec) for spec in specs]
         for future in as_completed(futures):
             yield future.result()
+    except BaseException:  # Ctrl-C, a failed game, or the consumer gone (GeneratorExit)
+        _stop(pool)
+        raise
+    pool.shutdown()
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """End a match at once: drop the games not begun and terminate the workers in the middle of theirs (a record is
+    written whole or not at all: ``Record.save`` renames a finished file). ``shutdown`` alone would wait for the
+    games under way, and the interpreter's exit for the pending ones too. The pool's processes are private, but
+    the public ``terminate_workers`` comes only in Python 3.14."""
+    processes = list((pool._processes or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        process.join(timeout=5)

@@ -7,13 +7,38 @@ starts without numpy.
 
 from __future__ import annotations
 
-import argparse
-import os
+import signal
 import sys
-from collections.abc import Callable, Sequence
+from types import FrameType
 
-from tui.cli import analyse, arena, catalogue, connect, learn, play, replay, solve
-from tui.cli.common import Parser, display_options, open_app
+#: The shell's exit code for a process ended by Ctrl-C (128 + SIGINT).
+INTERRUPTED = 130
+
+
+def _interrupted_while_loading(signum: int, frame: FrameType | None) -> None:
+    """SIGINT while the commands below are imported: ``run`` cannot catch it yet, and Python would print a
+    KeyboardInterrupt traceback through the imports (a Ctrl-C in the first half second of any command)."""
+    sys.stderr.write("nashplay: interrupted\n")
+    raise SystemExit(INTERRUPTED)
+
+
+try:
+    _previous_handler = signal.signal(signal.SIGINT, _interrupted_while_loading)
+    _guarded = True
+except ValueError:  # imported outside the main thread, where handlers cannot be set: nothing to guard then
+    _previous_handler, _guarded = None, False
+
+import argparse  # noqa: E402 (the handler above must be in place first)
+import os  # noqa: E402
+from collections.abc import Callable, Sequence  # noqa: E402
+
+from tui.cli import analyse, arena, catalogue, connect, learn, play, replay, solve  # noqa: E402
+from tui.cli.common import Parser, display_options, open_app  # noqa: E402
+
+if _guarded:
+    # Loaded: Ctrl-C is a KeyboardInterrupt again, which ``run`` turns into one line (and a process that imports the
+    # commands, such as a test run, keeps its own handler). ``None``: the handler was not set from Python.
+    signal.signal(signal.SIGINT, signal.default_int_handler if _previous_handler is None else _previous_handler)
 
 EPILOG = """\
 examples:
@@ -82,10 +107,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return open_app(StartRequest(), args)
     return HANDLERS[args.command](args, parser)
-
-
-#: The shell's exit code for a process ended by Ctrl-C (128 + SIGINT).
-INTERRUPTED = 130
 
 
 def run() -> int:

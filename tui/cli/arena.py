@@ -15,7 +15,7 @@ from core.games import GAME_TYPES, game_type, load_game
 from core.impartial import parse_heaps, parse_rule
 from core.record import prepare_record_folder
 from solvers.catalogue import PLAYERS, players_for
-from tui.cli.common import real_number, seed_number, whole_number
+from tui.cli.common import plural, real_number, seed_number, whole_number
 from tui.config import (
     FOOTSTEP_MAX_K,
     FOOTSTEP_MAX_N,
@@ -142,9 +142,9 @@ def report(match: MatchResult) -> str:
     budget = (
         f"{match.limit.time} s per move"
         if match.limit.time is not None
-        else f"{match.limit.playouts} playouts per move"
+        else f"{plural(match.limit.playouts or 0, 'playout')} per move"
     )
-    lines = [f"{data['games']} games, {budget}; average {data['avg_plies']} plies per game", ""]
+    lines = [f"{plural(data['games'], 'game')}, {budget}; average {data['avg_plies']} plies per game", ""]
     lines.append(f"{'player':<10} {'wins':>5} {'draws':>5} {'losses':>6} {'win rate':>8}   95% CI (Wilson)    won by")
     for name, row in data["players"].items():
         lo, hi = row["ci95"]
@@ -180,17 +180,32 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if args.save is not None and (problem := check_save_dir(args.save)) is not None:
         return fail(problem)
     limit = Limit(playouts=args.playouts) if args.playouts is not None else Limit(time=args.time or 0.25)
-    progress = _progress_bar(time.perf_counter(), args.games) if sys.stderr.isatty() else None
-    match = run_match(
-        args.game,
-        (names[0], names[1]),
-        args.games,
-        limit,
-        workers=min(args.workers, args.games),
-        seed=args.seed,
-        save_dir=args.save,
-        progress=progress,
-        params=params,
-    )
+    bar = _progress_bar(time.perf_counter(), args.games) if sys.stderr.isatty() else None
+    finished = 0
+
+    def progress(match: MatchResult) -> None:
+        nonlocal finished
+        finished = match.games
+        if bar is not None:
+            bar(match)
+
+    try:
+        match = run_match(
+            args.game,
+            (names[0], names[1]),
+            args.games,
+            limit,
+            workers=min(args.workers, args.games),
+            seed=args.seed,
+            save_dir=args.save,
+            progress=progress,
+            params=params,
+        )
+    except KeyboardInterrupt:
+        # run_match has stopped the workers; end the progress line and say what is kept (``run`` says the rest).
+        kept = f"; their records stay in {args.save}" if args.save is not None else ""
+        start = "\n" if bar is not None and 0 < finished < args.games else ""
+        print(f"{start}nashplay arena: stopped after {finished} of {plural(args.games, 'game')}{kept}", file=sys.stderr)
+        raise
     print(json.dumps(match.to_json()) if args.json else report(match))
     return 0

@@ -1,0 +1,200 @@
+"""Issue 16's command-line defects: Ctrl-C ends every command cleanly (exit 130, no traceback, at once), texts say
+what was computed (and in the singular for one), options a command does not use are refused or made to work,
+and ``solve footstep`` and ``play footstep`` start from the same size."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pty
+import select
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from core.record import Record
+
+VENV_BIN = Path(sys.executable).parent
+NASHPLAY = VENV_BIN / "nashplay"
+#: A hang guard, not a timing: a command interrupted must end long before this.
+ENDS_WITHIN = 10.0
+#: How long a command may take to start its work on a busy machine (imports, numba's cache, a small solve).
+STARTS_WITHIN = 180.0
+
+
+# --------------------------------------------------------------------------------------------------- Ctrl-C
+
+
+class Terminal:
+    """A command run as from a terminal: its own session and process group, stdin/stdout/stderr a pseudo-terminal
+    (so progress lines show), and ``interrupt`` sends SIGINT to the whole group, as Ctrl-C does."""
+
+    def __init__(self, argv: list[str]) -> None:
+        master, slave = pty.openpty()
+        self.master = master
+        self.output = b""
+        self.process = subprocess.Popen(
+            [str(NASHPLAY), *argv], stdin=slave, stdout=slave, stderr=slave, start_new_session=True
+        )
+        os.close(slave)
+
+    def read(self, wait: float) -> None:
+        ready, _, _ = select.select([self.master], [], [], wait)
+        if ready:
+            with contextlib.suppress(OSError):  # the other end closed: the process ended
+                self.output += os.read(self.master, 65536)
+
+    def wait_for(self, started: Callable[[], bool]) -> None:
+        """Read the terminal until ``started()`` (the command is at work), failing if it ends or never starts."""
+        deadline = time.monotonic() + STARTS_WITHIN
+        while not started():
+            assert self.process.poll() is None, self.text()
+            assert time.monotonic() < deadline, f"the command never started its work: {self.text()}"
+            self.read(0.2)
+
+    def interrupt(self, group: bool = True) -> float:
+        """Send SIGINT (to the group, or to the command alone) and wait for the end; the seconds it took."""
+        sent = time.monotonic()
+        if group:
+            os.killpg(self.process.pid, signal.SIGINT)
+        else:
+            self.process.send_signal(signal.SIGINT)
+        while self.process.poll() is None and time.monotonic() - sent < ENDS_WITHIN:
+            self.read(0.1)
+        took = time.monotonic() - sent
+        for _ in range(20):  # what is left in the terminal
+            before = len(self.output)
+            self.read(0.05)
+            if len(self.output) == before:
+                break
+        return took
+
+    def text(self) -> str:
+        return self.output.decode(errors="replace")
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+        os.close(self.master)
+
+
+def live_processes_in_group(group: int) -> list[int]:
+    """The processes of a process group that still run (zombies waiting for their reaper do not count)."""
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        # "pid (name) state ppid pgrp ...": the name may hold spaces and parentheses, so split after its last ")".
+        fields = stat.rsplit(")", 1)[1].split()
+        if int(fields[2]) == group and fields[0] != "Z":
+            pids.append(int(entry.name))
+    return pids
+
+
+def assert_ended_cleanly(terminal: Terminal, took: float) -> None:
+    text = terminal.text()
+    assert terminal.process.returncode == 130, text
+    assert "Traceback" not in text and "KeyboardInterrupt" not in text, text
+    assert "nashplay: interrupted" in text, text
+    assert took < ENDS_WITHIN, text
+
+
+needs_the_command = pytest.mark.skipif(not NASHPLAY.exists(), reason="nashplay is not installed")
+
+
+@needs_the_command
+@pytest.mark.parametrize(
+    ("argv", "marker"),
+    [
+        (["play", "tcg", "--advisor"], b"opponent played>"),  # waiting at its prompt
+        (["solve", "tcg", "--n", "100", "--no-cache"], b"solving: sweep"),
+        (["learn", "footstep", "--games", "100000", "--runs", "1"], b"learning: reward"),
+    ],
+    ids=["tcg-prompt", "solve-tcg", "learn-footstep"],
+)
+def test_ctrl_c_ends_a_command_at_work_with_130_and_no_traceback(argv: list[str], marker: bytes) -> None:
+    terminal = Terminal(argv)
+    try:
+        terminal.wait_for(lambda: marker in terminal.output)
+        took = terminal.interrupt()
+    finally:
+        terminal.close()
+    assert_ended_cleanly(terminal, took)
+
+
+@needs_the_command
+@pytest.mark.parametrize("group", [True, False], ids=["ctrl-c", "kill-int"])
+def test_ctrl_c_ends_an_arena_match_at_once_and_keeps_its_records(group: bool, tmp_path: Path) -> None:
+    """Ctrl-C reaches the workers too (the terminal signals the whole group); ``kill -INT`` only the command. Either
+    way the match ends at once (it hung until every game had been played), the records written stay, and no worker
+    goes on playing (or writing) after the command has ended."""
+    folder = tmp_path / "records"
+    argv = ["arena", "geister", "--players", "mc,chototsu", "--games", "400", "--time", "0.02", "--save", str(folder)]
+    terminal = Terminal(argv)
+    try:
+        terminal.wait_for(lambda: folder.is_dir() and any(folder.glob("game-*.ngr")))
+        took = terminal.interrupt(group)
+        deadline = time.monotonic() + ENDS_WITHIN
+        while live_processes_in_group(terminal.process.pid) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        left = live_processes_in_group(terminal.process.pid)
+    finally:
+        terminal.close()
+        for pid in live_processes_in_group(terminal.process.pid):
+            os.kill(pid, signal.SIGKILL)
+    assert_ended_cleanly(terminal, took)
+    assert left == [], "workers outlived the command"
+    records = sorted(folder.glob("game-*.ngr"))
+    assert records and len(records) < 400
+    for path in records:
+        Record.load(path).replay()  # whole records, each of them
+
+
+CHILD_INTERRUPTED_WHILE_LOADING = """
+import importlib.abc, signal, sys
+
+class Interrupt(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name == "tui.cli.connect":  # one of the command modules tui.cli loads
+            signal.raise_signal(signal.SIGINT)
+        return None
+
+sys.meta_path.insert(0, Interrupt())
+sys.argv = ["nashplay", "list"]
+from tui.cli import run  # what the nashplay script does
+sys.exit(run())
+"""
+
+
+def test_ctrl_c_while_the_command_loads_exits_130_without_a_traceback() -> None:
+    """The interrupt arrives while ``tui.cli`` imports its commands, before ``run`` can catch anything (a Ctrl-C in
+    the first half second of any command)."""
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD_INTERRUPTED_WHILE_LOADING], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 130, done.stderr
+    assert done.stderr == "nashplay: interrupted\n"
+
+
+def test_loading_the_commands_leaves_the_interrupt_handler_as_it_was() -> None:
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import signal, tui.cli; print(signal.getsignal(signal.SIGINT) is signal.default_int_handler)",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.stdout == "True\n", done.stderr
