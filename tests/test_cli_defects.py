@@ -4,6 +4,7 @@ and ``solve footstep`` and ``play footstep`` start from the same size."""
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import os
 import pty
@@ -18,6 +19,8 @@ from pathlib import Path
 import pytest
 
 from core.record import Record
+from tui.cli import build_parser, main
+from tui.config import FootstepConfig
 
 VENV_BIN = Path(sys.executable).parent
 NASHPLAY = VENV_BIN / "nashplay"
@@ -198,3 +201,39 @@ def test_loading_the_commands_leaves_the_interrupt_handler_as_it_was() -> None:
         timeout=120,
     )
     assert done.stdout == "True\n", done.stderr
+
+
+# --------------------------------------------------------------------------------------------------- texts
+
+
+def test_solve_footstep_says_what_committing_first_is_worth_at_this_size(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", "footstep", "--n", "3", "--k", "5"]) == 0
+    out = capsys.readouterr().out
+    line = next(line for line in out.splitlines() if line.startswith("Committing"))
+    assert "player 1 gets +0" in line and "loses by 2 (" not in line and "does not hold" in line, line
+    assert main(["solve", "footstep", "--n", "10", "--k", "2"]) == 0
+    out = capsys.readouterr().out
+    line = next(line for line in out.splitlines() if line.startswith("Committing"))
+    assert "player 1 gets -2" in line and "every pure strategy loses by 2" in line, line
+
+
+# --------------------------------------------------------------------------------------------------- Footstep sizes
+
+
+def parsed(argv: list[str]) -> argparse.Namespace:
+    args = build_parser().parse_args(argv)
+    assert isinstance(args, argparse.Namespace)
+    return args
+
+
+def test_solve_and_play_footstep_default_to_the_standard_size() -> None:
+    solve, play = parsed(["solve", "footstep"]), parsed(["play", "footstep"])
+    assert (solve.n, solve.k) == (play.n, play.k) == (FootstepConfig().n, FootstepConfig().k) == (50, 4)
+
+
+@pytest.mark.parametrize("command", [["solve", "footstep"], ["play", "footstep"]])
+def test_the_footstep_help_names_the_default_size(command: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main([*command, "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "(default 50" in out and "(default 4" in out, out

@@ -194,11 +194,18 @@ def _nim_config(args: argparse.Namespace) -> Config:
 
 
 def _footstep_options(parser: argparse.ArgumentParser) -> None:
+    standard = FootstepConfig()  # the standard game, n = 50, k = 4 (``solve footstep``'s default too)
     parser.add_argument(
-        "--n", type=whole_number(1, FOOTSTEP_MAX_N), default=50, help="points each player starts with (default 50)"
+        "--n",
+        type=whole_number(1, FOOTSTEP_MAX_N),
+        default=standard.n,
+        help=f"points each player starts with (default {standard.n}, the standard game)",
     )
     parser.add_argument(
-        "--k", type=whole_number(1, FOOTSTEP_MAX_K), default=4, help="steps from the centre to each goal (default 4)"
+        "--k",
+        type=whole_number(1, FOOTSTEP_MAX_K),
+        default=standard.k,
+        help=f"steps from the centre to each goal (default {standard.k})",
     )
     parser.add_argument(
         "--opponent",

@@ -11,14 +11,16 @@ from typing import TYPE_CHECKING, Any
 from core.errors import InvalidPositionError
 from core.footstep import FootstepPosition, parse_position
 from core.game import Side
-from tui.cli.common import whole_number
-from tui.config import FOOTSTEP_MAX_K, FOOTSTEP_MAX_N
+from tui.cli.common import plural, whole_number
+from tui.config import FOOTSTEP_MAX_K, FOOTSTEP_MAX_N, FootstepConfig
 
 if TYPE_CHECKING:
     from solvers.footstep import FootstepSolution
 
 #: The largest Footstep solved (the app's too; see ``tui.config`` for the times measured).
 MAX_N, MAX_K = FOOTSTEP_MAX_N, FOOTSTEP_MAX_K
+#: The standard game (n = 50, k = 4): the app's default size.
+STANDARD = FootstepConfig()
 
 
 def add_commands(solvers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -27,14 +29,23 @@ def add_commands(solvers: argparse._SubParsersAction[argparse.ArgumentParser]) -
         help="Footstep: the exact equilibrium by backward induction (value, first-turn mixes)",
         description="Solve Footstep(n, k) exactly: each state with both players holding points is a matrix game of "
         "its successors' values. Prints the value at the start (player 1's, in points), both players' first-turn "
-        "bid distributions, the pure-strategy claim of the source (committing to a bid first loses by 2), and the "
-        "exact scores against the random player.",
+        "bid distributions, what committing to a pure bid first is worth (the source: it loses by 2), and the exact "
+        "scores against the random player. The default size is the standard game, n = 50, k = 4; the source's "
+        "simplified game is --n 20 --k 3.",
+    )
+    # The standard game by default, as ``play footstep`` (``tui.config.FootstepConfig``) and ``analyse footstep``.
+    footstep.add_argument(
+        "--n",
+        type=whole_number(1, MAX_N),
+        default=STANDARD.n,
+        help=f"points each player starts with, 1..{MAX_N} (default {STANDARD.n}, the standard game; the source's "
+        "simplified game: 20)",
     )
     footstep.add_argument(
-        "--n", type=whole_number(1, MAX_N), default=20, help=f"points each player starts with, 1..{MAX_N} (default 20)"
-    )
-    footstep.add_argument(
-        "--k", type=whole_number(1, MAX_K), default=3, help=f"steps from the centre to a goal, 1..{MAX_K} (default 3)"
+        "--k",
+        type=whole_number(1, MAX_K),
+        default=STANDARD.k,
+        help=f"steps from the centre to a goal, 1..{MAX_K} (default {STANDARD.k}; the simplified game: 3)",
     )
     footstep.add_argument("--state", metavar="X,Y,Z", help="one state instead: player 1's points, player 2's, marker")
     footstep.add_argument("--json", action="store_true", help="one JSON object")
@@ -91,7 +102,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         print(f"Value for player 1: {value:+.6f} points")
         _print_mixes(p1, p2)
         return 0
-    pure = float(pure_commitment_values(n, k)[n, n, k])
+    pure = float(pure_commitment_values(n, k)[n, n, k]) + 0.0  # no "-0"
     versus = exact_vs_random(solution)
     eq_random, br_random = versus.at_start(n, k)
     stats = solution.stats
@@ -113,18 +124,23 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         print(json.dumps(out))
         return 0
     where = "read from the cache" if source == "cache" else source
-    print(f"Footstep(n = {n}, k = {k}): {stats.states:,} states, {stats.matrix_games:,} matrix games")
+    print(f"Footstep(n = {n}, k = {k}): {plural(stats.states, 'state')}, {plural(stats.matrix_games, 'matrix game')}")
     print(
-        f"  solved in {stats.seconds:.2f} s ({stats.lp_games:,} games needed the LP, in {stats.lp_calls} HiGHS calls; "
+        f"  solved in {stats.seconds:.2f} s ({plural(stats.lp_games, 'game')} needed the LP, in "
+        f"{plural(stats.lp_calls, 'HiGHS call')}; "
         f"the rest have a saddle point); this time {where} in {elapsed:.2f} s"
     )
     print(f"Value at the start for player 1: {value:+.6f} points (the game is symmetric: 0)")
     print("First-turn equilibrium bids:")
     _print_mixes(p1, p2)
-    print(
-        f"Committing to a pure bid before the opponent each turn: player 1 gets {pure:+.0f} "
-        "(every pure strategy loses by 2)"
+    # The source's "every pure strategy loses by 2" is a claim about its sizes: say it where the computation
+    # confirms it, and otherwise only what was computed.
+    claim = (
+        "every pure strategy loses by 2, as the source says"
+        if pure == -2
+        else "the source's claim that every pure strategy loses by 2 does not hold at this size"
     )
+    print(f"Committing to a pure bid before the opponent each turn: player 1 gets {pure:+g} ({claim})")
     print(
         f"Exact expected score against the random player: equilibrium {eq_random:+.4f}, best response {br_random:+.4f}"
     )
