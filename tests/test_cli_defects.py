@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import os
 import pty
 import select
@@ -15,9 +16,13 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from core.game import Side
+from core.geister import GeisterState, variant_by_name
+from core.notation import Move
 from core.record import Record
 from tui.cli import build_parser, main
 from tui.config import FootstepConfig
@@ -28,6 +33,20 @@ NASHPLAY = VENV_BIN / "nashplay"
 ENDS_WITHIN = 10.0
 #: How long a command may take to start its work on a busy machine (imports, numba's cache, a small solve).
 STARTS_WITHIN = 180.0
+
+
+def not_called(*args: Any, **kwargs: Any) -> Any:
+    raise AssertionError("the app was opened")
+
+
+def refused(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    """Run ``nashplay argv``: exit code 2 and one line on stderr, which is returned."""
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.endswith("\n") and "Traceback" not in err, err
+    return err
 
 
 # --------------------------------------------------------------------------------------------------- Ctrl-C
@@ -215,6 +234,80 @@ def test_solve_footstep_says_what_committing_first_is_worth_at_this_size(capsys:
     out = capsys.readouterr().out
     line = next(line for line in out.splitlines() if line.startswith("Committing"))
     assert "player 1 gets -2" in line and "every pure strategy loses by 2" in line, line
+
+
+# --------------------------------------------------------------------------------------------------- options
+
+
+def write_record(path: Path) -> list[str]:
+    """A short Mini-Geister record; its moves."""
+    variant = variant_by_name("mini-geister")
+    state = GeisterState(variant)
+    for side in Side:
+        state.apply(variant.setups(side)[0])
+    moves = []
+    for _ in range(3):
+        move = state.legal_moves()[0]
+        moves.append(move.to_text())
+        state.push(move)
+    Record.from_game(state, {"Player1": "alice", "Player2": "bob"}).save(path)
+    return moves
+
+
+def test_replay_file_list_prints_the_moves_and_positions(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("tui.cli.replay.open_app", not_called)
+    path = tmp_path / "game.ngr"
+    moves = write_record(path)
+    states = Record.load(path).replay()
+    assert main(["replay", str(path), "--list"]) == 0
+    out = capsys.readouterr().out
+    assert "alice" in out and "bob" in out
+    for move, after in zip(moves, states[1:], strict=True):
+        assert any(move in line and after.position() in line for line in out.splitlines()), out
+    assert states[0].position() in out
+    assert main(["replay", str(path), "--list", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [m["move"] for m in data["moves"]] == moves
+    assert [m["position"] for m in data["moves"]] == [s.position() for s in states[1:]]
+    assert data["start"] == states[0].position() and data["tags"]["Player1"] == "alice"
+    assert Move.parse(data["moves"][0]["move"]) is not None
+
+
+def test_replay_solved_list_prints_only_the_line_asked_for(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["replay", "--solved", "mini-geister", "--line", "extended", "--list"]) == 0
+    out = capsys.readouterr().out
+    assert "11 plies" in out and "13 plies" not in out and "16 plies" not in out, out
+    assert main(["replay", "--solved", "mini-geister", "--list"]) == 0  # no --line: all three
+    out = capsys.readouterr().out
+    assert all(f"{plies} plies" in out for plies in (11, 13, 16))
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["replay", "FILE", "--line", "p2"], "--line"),
+        (["replay", "FILE", "--rule", "extended"], "--rule"),
+        (["replay", "FILE", "--for", "2"], "--for"),
+        (["replay", "FILE", "--position", "1uu1/4/4/1UU1 1"], "--position"),
+        (["replay", "FILE", "--solved", "mini-geister"], "--solved"),
+        (["replay", "FILE", "--json"], "--json"),
+        (["replay", "--solved", "mini-geister", "--json"], "--json"),
+        (["replay", "--solved", "mini-geister", "--line", "p2", "--position", "1uu1/4/4/1UU1 1"], "--line"),
+        (["replay", "--solved", "mini-geister", "--rule", "extended"], "--rule"),
+        (["replay", "--solved", "mini-geister", "--for", "1"], "--for"),
+        (["replay", "FILE", "--list", "--side", "2"], "--side"),
+    ],
+)
+def test_replay_refuses_options_that_would_be_ignored(
+    argv: list[str], words: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("tui.cli.replay.open_app", not_called)
+    path = tmp_path / "game.ngr"
+    write_record(path)
+    err = refused([str(path) if word == "FILE" else word for word in argv], capsys)
+    assert err.startswith("nashplay replay: error: ") and words in err, err
 
 
 # --------------------------------------------------------------------------------------------------- Footstep sizes
