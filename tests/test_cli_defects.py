@@ -236,6 +236,24 @@ def test_solve_footstep_says_what_committing_first_is_worth_at_this_size(capsys:
     assert "player 1 gets -2" in line and "every pure strategy loses by 2" in line, line
 
 
+def test_one_is_singular(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", "footstep", "--n", "3", "--k", "5"]) == 0
+    assert "in 1 HiGHS call;" in capsys.readouterr().out
+    assert main(["solve", "nim", "--heaps", "1", "--misere"]) == 0
+    assert "lasts 1 more move," in capsys.readouterr().out
+    assert main(["replay", "--solved", "mini-geister", "--position", "U1u1/4/4/u2U 1", "--list"]) == 0
+    assert ": 1 ply from U1u1/4/4/u2U 1" in capsys.readouterr().out
+
+
+def test_the_connect_summary_counts_in_the_singular(capsys: pytest.CaptureFixture[str]) -> None:
+    from tui.cli.connect import Tally
+
+    tally = Tally(counts={"won": 1, "draw": 0, "lost": 0}, errors=1, played=1)
+    tally.print(argparse.Namespace(json=False, player="bayes"), None)
+    out = capsys.readouterr().out
+    assert out.startswith("1 game as bayes: 1 win, 0 draws, 0 losses, 1 error;"), out
+
+
 # --------------------------------------------------------------------------------------------------- options
 
 

@@ -152,7 +152,7 @@ def test_giving_up_when_no_server_answers(capsys: pytest.CaptureFixture[str]) ->
     out, err = capsys.readouterr()
     assert code == 1
     assert "retrying in" in err and "gave up connecting" in err
-    assert "0 games as random" in out and "1 errors" in out
+    assert "0 games as random" in out and "1 error;" in out
 
 
 def test_an_unknown_player_is_named() -> None:
@@ -231,7 +231,7 @@ def test_waiting_for_a_game_is_said_and_bounded(tmp_path: Path, capsys: pytest.C
     assert code == 1
     assert "waiting for the server to start a game (SET?)" in err and "--start-timeout" in err
     assert "started no game within 1.5 s" in err
-    assert "0 games as random" in out and "1 errors" in out
+    assert "0 games as random" in out and "1 error;" in out
     assert list(tmp_path.glob("*.ngr")) == []
 
 
@@ -264,7 +264,7 @@ def test_a_server_that_accepts_and_closes_writes_no_records(tmp_path: Path, caps
     assert 0 < connections <= 5
     assert err.count("dropped the connection before a game began") <= connections - 1  # the last one gave up
     assert "gave up connecting" in err
-    assert "0 games as random" in out and "1 errors" in out
+    assert "0 games as random" in out and "1 error;" in out
 
 
 def test_play_stops_after_three_failed_games_in_a_row(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

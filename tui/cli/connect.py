@@ -30,7 +30,7 @@ from core.record import prepare_record_folder
 from solvers.catalogue import make_player, players_for, strongest
 from solvers.stats import wilson
 from tui.arguments import seed_number
-from tui.cli.common import open_app
+from tui.cli.common import open_app, plural
 from tui.config import ContestSettings, ServerGameConfig
 
 if TYPE_CHECKING:
@@ -304,7 +304,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     tally = Tally()
     save_dir = save_dir_for(args)
     print(
-        f"nashplay connect: {args.games} game{'s' if args.games != 1 else ''} as {args.player} on "
+        f"nashplay connect: {plural(args.games, 'game')} as {args.player} on "
         f"{args.host}:{args.port}; {_records_in(save_dir)}",
         file=sys.stderr,
         flush=True,
@@ -380,8 +380,9 @@ class Tally:
         rate = "n/a" if summary["win_rate"] is None else f"{summary['win_rate']:.1%}"
         low, high = summary["win_rate_95"]
         print(
-            f"{self.played} games as {args.player}: {summary['wins']} wins, {summary['draws']} draws, "
-            f"{summary['losses']} losses, {self.errors} errors; win rate {rate} (95% Wilson interval "
+            f"{plural(self.played, 'game')} as {args.player}: {plural(summary['wins'], 'win')}, "
+            f"{plural(summary['draws'], 'draw')}, {plural(summary['losses'], 'loss', 'losses')}, "
+            f"{plural(self.errors, 'error')}; win rate {rate} (95% Wilson interval "
             f"{low:.1%} - {high:.1%}); {_records_in(save_dir)}"
         )
 

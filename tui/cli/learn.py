@@ -9,7 +9,7 @@ import sys
 
 from core.errors import quoted
 from tui import plot
-from tui.cli.common import real_number, seed_number, whole_number
+from tui.cli.common import plural, real_number, seed_number, whole_number
 from tui.cli.solve.footstep import MAX_K, MAX_N, load_with_progress
 
 #: Games per learner: one learner plays a game in about 0.25 ms, so 100,000 games take about 25 s a rule.
@@ -160,7 +160,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         return 0
     print(
         f"Footstep(n = {args.n}, k = {args.k}): learners against the random player, c = {args.c}, "
-        f"{args.games} games x {args.runs} runs; average score per {args.block} games"
+        f"{plural(args.games, 'game')} x {plural(args.runs, 'run')}; average score per {plural(args.block, 'game')}"
     )
     lines = plot.render(
         plot.learning_series(curves, equilibrium, best),

@@ -16,6 +16,7 @@ from core.errors import NotationError
 from core.game import Side
 from core.tcg import TcgAction, TcgState
 from solvers.tcg import ACTIONS, TcgSolution, round_like_source
+from tui.cli.common import plural
 
 HINT = "type the opponent's action (c a d s), then yours if you did not play the suggestion, e.g. 'a' or 'a d'; q quits"
 
@@ -90,5 +91,5 @@ def run(
     outcome = state.outcome()
     assert outcome is not None
     verdict = "You win!" if outcome.winner is side else "You lose."
-    print(f"\n{verdict} {outcome.reason} after {rounds} round{'s' if rounds != 1 else ''}.", file=out)
+    print(f"\n{verdict} {outcome.reason} after {plural(rounds, 'round')}.", file=out)
     return 0

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from core.errors import NotationError
 from core.impartial import HeapMove, HeapRule, Nim, Octal, parse_heaps, parse_rule, parse_subtraction
-from tui.cli.common import whole_number
+from tui.cli.common import plural, whole_number
 
 if TYPE_CHECKING:
     from solvers.grundy import Analysis
@@ -137,7 +137,8 @@ def report(analysis: Analysis, rule: HeapRule) -> str:
         )
     else:
         length = (
-            f" (the game then lasts {analysis.remoteness} more moves, this one included, if the winner hurries)"
+            f" (the game then lasts {plural(analysis.remoteness, 'more move')}, this one included, if the winner "
+            "hurries)"
             if analysis.remoteness
             else ""
         )

@@ -9,7 +9,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from tui.cli.common import whole_number
+from tui.cli.common import plural, whole_number
 from tui.config import TCG_APP_MAX_N
 
 #: The largest n solved (the app's too; see ``tui.config`` for the times measured).
@@ -54,7 +54,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     result = solution.solution
     print(
         f"Twice Clap Game, n = {args.n}: {(args.n + 1) ** 2} states, solved in {result.seconds:.3f} s "
-        f"({result.sweeps} sweeps; table {source})"
+        f"({plural(result.sweeps, 'sweep')}; table {source})"
     )
     certificate = solution.certificate
     print(f"Bellman residual {result.residual:.1e}; certified error bound {certificate.gap:.1e}\n")
