@@ -254,7 +254,35 @@ def test_the_connect_summary_counts_in_the_singular(capsys: pytest.CaptureFixtur
     assert out.startswith("1 game as bayes: 1 win, 0 draws, 0 losses, 1 error;"), out
 
 
+def test_a_geister_opponent_of_another_game_is_refused_with_the_players_of_geister(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from solvers.catalogue import players_for
+
+    err = refused(["play", "geister", "--opponent", "nash"], capsys)
+    assert all(entry.name in err for entry in players_for("geister")), err
+    assert "perfect" not in err and "human" not in err
+
+
 # --------------------------------------------------------------------------------------------------- options
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["play", "tcg", "--opponent", "random"], "nashplay play tcg: error: unrecognized arguments: --opponent"),
+        (["play", "geister", "--n", "5"], "nashplay play geister: error: unrecognized arguments: --n 5"),
+        (["play", "tcg", "--advisor", "--mode", "versus"], "nashplay play tcg: error: --mode is the app's"),
+        (["play", "nim", "--time", "1"], "nashplay play nim: error: unrecognized arguments: --time"),
+    ],
+)
+def test_play_refuses_an_option_its_game_does_not_take(
+    argv: list[str], words: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("tui.cli.play.open_app", not_called)
+    err = refused(argv, capsys)
+    assert words in err, err
+    assert "unrecognized" not in err or f"(see nashplay play {argv[1]} --help)" in err, err
 
 
 def write_record(path: Path) -> list[str]:
@@ -348,3 +376,14 @@ def test_the_footstep_help_names_the_default_size(command: list[str], capsys: py
         main([*command, "--help"])
     out = " ".join(capsys.readouterr().out.split())
     assert "(default 50" in out and "(default 4" in out, out
+
+
+def test_the_side_help_says_the_side_to_move_is_the_default_from_a_position(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit):
+        main(["play", "geister", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    side = out[out.index("--side {1,2} ") :]  # the option's help, not the usage line's "[--side {1,2}]"
+    side = side[: side.index("--seed")]
+    assert "(default)" not in side and "side to move" in side, side  # was "1 moves first (default), 2 second"

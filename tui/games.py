@@ -85,8 +85,17 @@ def _side(text: str) -> Side:
     return Side.from_number(text)
 
 
-def _common_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--side", choices=["1", "2"], default="1", help="your side: 1 moves first (default), 2 second")
+#: ``--side``'s help by how the game is played. The Geister family's default is not always 1: from a position
+#: (``play GAME --position``) it is the side to move there.
+SIDE_HELP = {
+    "turns": "your side: 1 moves first (default), 2 second",
+    "geister": "your side: 1 moves first, 2 second (default 1; with --position, the side to move there)",
+    "simultaneous": "your side: 1 or 2 (default 1); both choose at once each turn",
+}
+
+
+def _common_options(parser: argparse.ArgumentParser, side_help: str = SIDE_HELP["turns"]) -> None:
+    parser.add_argument("--side", choices=["1", "2"], default="1", help=side_help)
     parser.add_argument("--seed", type=seed_number, help="seed of the AI's generator, for reproducible games")
 
 
@@ -118,7 +127,7 @@ def _geister_options(game: str) -> Callable[[argparse.ArgumentParser], None]:
         parser.add_argument(
             "--setup", help="'random', or one B/R letter per set-up square (e.g. BR, BRRBBRRB); without it, ask"
         )
-        _common_options(parser)
+        _common_options(parser, SIDE_HELP["geister"])
         parser.add_argument(
             "--time",
             type=real_number(*THINK_TIME_RANGE, "seconds"),
@@ -155,7 +164,7 @@ def _tcg_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--advisor", action="store_true", help="the plain-terminal advisor instead of the app: type the opponent's"
     )
-    _common_options(parser)
+    _common_options(parser, SIDE_HELP["simultaneous"])
 
 
 def _tcg_config(args: argparse.Namespace) -> Config:
@@ -214,7 +223,7 @@ def _footstep_options(parser: argparse.ArgumentParser) -> None:
         metavar="NAME",
         help=_opponent_help("footstep", "equilibrium"),
     )
-    _common_options(parser)
+    _common_options(parser, SIDE_HELP["simultaneous"])
 
 
 def _footstep_config(args: argparse.Namespace) -> Config:

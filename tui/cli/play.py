@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from core.errors import NotationError
 from core.game import Side
-from tui.cli.common import open_app
+from tui.cli.common import GameParser, open_app
 from tui.cli.solve.tcg import MAX_N as TCG_MAX_N
 from tui.config import ConfigError, GeisterConfig
 from tui.games import GAMES, game_entry
@@ -48,7 +48,10 @@ def add_command(
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    games = play.add_subparsers(dest="game", metavar="GAME", required=True)
+    # Each game's parser refuses what it does not know itself, so that the message names the game.
+    games: argparse._SubParsersAction[argparse.ArgumentParser] = play.add_subparsers(
+        dest="game", metavar="GAME", required=True, parser_class=GameParser
+    )
     for entry in GAMES.values():
         parser = games.add_parser(
             entry.name, parents=list(parents), help=entry.game.summary, description=f"{entry.title}: {entry.menu_note}"
