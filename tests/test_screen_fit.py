@@ -124,6 +124,7 @@ SCREENS: dict[str, tuple[Callable[[], StartRequest], Drive, tuple[str, ...]]] = 
         ("Esc: close",),
     ),
     "open-record": (StartRequest, keys("o"), ("Record file",)),
+    "ask-server": (StartRequest, keys("end", "up", "up", "enter"), ("Host:", "127.0.0.1", "Port:", "10000")),
 }
 
 

@@ -43,7 +43,7 @@ class AskServer(ModalScreen[tuple[str, int] | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="ask-server"):
-            yield Label("Geister contest server (Tab: next field, Enter connects, Esc cancels)", classes="one-line")
+            yield Label("Geister contest server: Enter connects, Esc cancels", classes="one-line")
             with Horizontal(classes="field"):
                 yield Label("Host:", classes="field-label")
                 yield Input(value="127.0.0.1", id="server-host")
