@@ -254,7 +254,7 @@ def test_game_in_progress_is_saved_and_resumed(state_dir: Path) -> None:
             assert "Resume (above) goes on" in str(second.screen.query_one("#menu-message").render())
             option_id, prompt = menu_options(second)[0]
             assert option_id == f"resume:{saved.stem}"
-            assert prompt.startswith("Resume: mini-geister vs chototsu, 2 moves played (saved ")
+            assert prompt.startswith("Resume: mini-geister vs chototsu, 2 plies played (saved ")
             await pilot.press("enter")
             await pilot.pause()
             screen = second.screen

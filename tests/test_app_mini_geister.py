@@ -142,6 +142,6 @@ def test_the_3_vs_2_variants_get_the_exact_section_6_advice() -> None:
             assert "solved tables" in text and "exact" in text, text
             assert not app.screen.query_one("#search-advice").display  # no search runs beside the tables
             expected = advise(app.screen.session.view().position(), "mini-geister-3v2-rrb", Side.P1)
-            assert f"Suggested:  {expected.best}" in text, text
+            assert f"Suggested: {expected.best}" in text, text
 
     run(test)

@@ -173,3 +173,17 @@ def test_browsing_shows_the_browsed_positions_captures_and_after_the_game_its_co
             assert "Game over" not in status and f"after move 0 of {total}" in status, status
 
     run(test)
+
+
+def test_the_command_line_leaves_the_remembered_theme_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every command passed the default theme by name, so the theme remembered from the last session never applied
+    from the command line; only an explicit --theme names one."""
+    import argparse
+
+    from tui.cli.common import open_app
+
+    opened: list[NashplayApp] = []
+    monkeypatch.setattr(NashplayApp, "run", lambda app: opened.append(app))
+    open_app(StartRequest(), argparse.Namespace())
+    open_app(StartRequest(), argparse.Namespace(theme="nashplay-light"))
+    assert [app.initial_theme for app in opened] == [None, "nashplay-light"]

@@ -20,6 +20,7 @@ from core.record import Record
 from tui.app import NashplayApp, StartRequest
 from tui.config import FootstepConfig, GeisterConfig, NimConfig, TcgConfig
 from tui.screens import footstep_learning
+from tui.screens.game import GameScreen
 
 SIZES = [(80, 24), (110, 34)]
 
@@ -124,6 +125,23 @@ SCREENS: dict[str, tuple[Callable[[], StartRequest], Drive, tuple[str, ...]]] = 
         ("Esc: close",),
     ),
     "open-record": (StartRequest, keys("o"), ("Record file",)),
+    # The Geister boards with everything on: the advice panel, the hint and the bar (the live search runs in its
+    # process, for a second: see the fixture), and the solved tables' advice in Mini-Geister, 2 vs 2 and 3 vs 2.
+    "geister-board": (
+        lambda: StartRequest.for_config(GeisterConfig("geister", Side.P1, "chototsu", "BRRBBRRB", 3)),
+        keys("a", "H"),
+        ("q Quit", "? Help", "H Hint", "Advice", "Your chance to win", "Suggested:"),
+    ),
+    "mini-geister-board": (
+        lambda: StartRequest.for_config(GeisterConfig("mini-geister", Side.P1, "nash", "BR", 3)),
+        keys("H"),
+        ("q Quit", "? Help", "Value for you: +1, exact", "Suggested:"),
+    ),
+    "mini-geister-3v2-board": (
+        lambda: StartRequest.for_config(GeisterConfig("mini-geister-3v2-rbb", Side.P1, "chototsu", "BRB", 3)),
+        nothing,
+        ("q Quit", "? Help", "Value for you:", "Suggested:"),
+    ),
     "ask-server": (StartRequest, keys("end", "up", "up", "enter"), ("Host:", "127.0.0.1", "Port:", "10000")),
 }
 
@@ -132,6 +150,8 @@ SCREENS: dict[str, tuple[Callable[[], StartRequest], Drive, tuple[str, ...]]] = 
 def small_learning(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(footstep_learning, "APP_GAMES", 100)
     monkeypatch.setattr(footstep_learning, "APP_RUNS", 1)
+    # The live advice searches a second, not thirty: the test waits for it to finish.
+    monkeypatch.setattr(GameScreen, "ADVICE_BUDGET", 1.0)
 
 
 @pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])

@@ -69,7 +69,7 @@ def test_a_win_in_one_is_suggested_and_listed_first() -> None:
     assert (advice.result, advice.plies) == ("win", 1)
     text = str(AdvicePanel.render_advice(advice, "bayes", compact=True))
     assert "You win in 1 ply (proven)" in text, text
-    assert "Suggested:  a6-out   escapes now: a win" in text, text
+    assert "Suggested: a6-out  escapes now: a win" in text, text
     assert text.splitlines()[3].split()[:2] == ["<a6-out", "100%"], text
 
 

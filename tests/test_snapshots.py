@@ -25,7 +25,7 @@ def test_mini_geister_board_after_two_plies(snap_compare) -> None:  # type: igno
         await pilot.app.workers.wait_for_complete()
         await pilot.pause()
 
-    assert snap_compare(app, terminal_size=(90, 30), run_before=play_one)
+    assert snap_compare(app, terminal_size=(80, 24), run_before=play_one)
 
 
 def test_geister_board_as_player_two(snap_compare) -> None:  # type: ignore[no-untyped-def]
@@ -39,7 +39,7 @@ def test_geister_board_as_player_two(snap_compare) -> None:  # type: ignore[no-u
         await pilot.app.workers.wait_for_complete()
         await pilot.pause()
 
-    assert snap_compare(app, terminal_size=(100, 34), run_before=settle)
+    assert snap_compare(app, terminal_size=(110, 34), run_before=settle)
 
 
 # ---------------------------------------------------------------- every screen at 80x24 (compact) and 110x34

@@ -180,7 +180,8 @@ class SaveSlot:
             saved = "?"
         game = clipped(record.tags.get("Game", "?"), 30)
         opponent = clipped(record.tags.get("Opponent", "?"), 30)
-        return f"{game} vs {opponent}, {len(record.moves)} moves played (saved {saved})"
+        plies = len(record.moves)
+        return f"{game} vs {opponent}, {plies} {'ply' if plies == 1 else 'plies'} played (saved {saved})"
 
     def clear(self) -> None:
         """The game is over: its slot goes (a failure to remove is harmless: a finished record is not resumable)."""

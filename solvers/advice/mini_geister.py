@@ -155,9 +155,11 @@ def _finish(
     advice_lines: list[MoveAdvice] = []
     for line in lines:
         verdict = line.verdict
-        note = f"{rule_name}: {_cell(verdict)}"
+        # Short, so that a panel's line holds it: "+1 in 12 (extended +1 in 10)".
+        other_rule = "base" if rule_name == "extended" else "extended"
+        note = _cell(verdict)
         if line.other_rule is not None:
-            note += f"; extended: {_cell(line.other_rule)}"
+            note += f" ({other_rule} {_cell(line.other_rule)})"
         advice_lines.append(
             MoveAdvice(
                 line.move.to_text(),

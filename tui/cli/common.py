@@ -100,9 +100,10 @@ def open_app(request: StartRequest, args: argparse.Namespace) -> int:
     from tui.app import NashplayApp
     from tui.theme import theme_names
 
-    theme = getattr(args, "theme", None) or "nashplay"
+    # No --theme: the theme the user chose last (remembered in the settings), else the default.
+    theme = getattr(args, "theme", None)
     known = theme_names()
-    if theme not in known:
+    if theme is not None and theme not in known:
         print(f"nashplay: error: unknown theme {theme[:40]!r}: expected one of {', '.join(known)}", file=sys.stderr)
         raise SystemExit(2)
     app = NashplayApp(request, ascii_mode=getattr(args, "ascii", False), theme_name=theme)

@@ -75,7 +75,7 @@ class BoardScreen(NashplayScreen):
     #: The smallest terminal the screen lays out in; smaller gets a message instead of a broken board.
     MIN_SIZE: ClassVar[tuple[int, int]] = (64, 20)
     #: Below this the screen is compact (``-compact``): detail is dropped so that nothing wraps or falls off.
-    COMPACT_BELOW: ClassVar[tuple[int, int]] = (100, 30)
+    SHRINK_BELOW = (100, 30)
     #: The search AI the live advice runs: the catalogue's strongest for Geister (it also estimates the opponent's
     #: colours).
     ADVICE_ENGINE = STRONGEST["geister"]
@@ -119,20 +119,16 @@ class BoardScreen(NashplayScreen):
     # ---- size
 
     def on_resize(self) -> None:
+        super().on_resize()
         self._check_size()
 
-    @property
-    def compact(self) -> bool:
-        width, height = self.app.size
-        return width < self.COMPACT_BELOW[0] or height < self.COMPACT_BELOW[1]
+    def size_changed(self) -> None:
+        self._show_advice()
 
     def _check_size(self) -> None:
         width, height = self.app.size
         too_small = width < self.MIN_SIZE[0] or height < self.MIN_SIZE[1]
         self.set_class(too_small, "-too-small")
-        if self.compact != self.has_class("-compact"):
-            self.set_class(self.compact, "-compact")
-            self._show_advice()
         if too_small:
             self.query_one("#too-small", Static).update(
                 f"The terminal is {width}x{height}; the board needs at least {self.MIN_SIZE[0]}x{self.MIN_SIZE[1]}.\n"

@@ -57,11 +57,11 @@ class GameScreen(BoardScreen):
             self.key = key
 
     BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
-        Binding("colon", "type_move", "Type move"),
+        Binding("colon", "type_move", "Move"),
         Binding("u", "undo", "Undo"),
         Binding("s", "save_record", "Save"),
         Binding("r", "replay", "Replay", show=False),
-        Binding("n", "new_game", "New game"),
+        Binding("n", "new_game", "New"),
         Binding("f", "flip", "Flip", show=False),
         Binding("a", "toggle_advice", "Advice"),
         Binding("tab", "app.focus_next", "Board/moves", show=False),
@@ -112,9 +112,14 @@ class GameScreen(BoardScreen):
         if self.slot is None:
             self.slot = self.nashplay.saves.new_slot()
         variant = self.session.variant
-        self.title = f"{variant.title} vs {self.session.opponent.name}"
-        self.sub_title = (
-            f"you are {self.session.human} ({'moves first' if self.session.human is Side.P1 else 'moves second'})"
+        human, opponent = self.session.human, self.session.opponent.name
+        order = "moves first" if human is Side.P1 else "moves second"
+        short = variant.title.split(" (")[0]  # "Mini-Geister 3 vs 2 (red-blue-blue, player 1)": the part before
+        self.set_titles(
+            (f"{variant.title} vs {opponent}", f"you are {human} ({order})"),
+            (f"{variant.title} vs {opponent}", f"you are {human}"),
+            (f"{short} vs {opponent}", f"you are {human}"),
+            (f"{short} vs {opponent}", ""),
         )
         self.refresh_game()
         self.query_one("#board", Board).focus()
@@ -344,7 +349,9 @@ class GameScreen(BoardScreen):
             stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
             # The state folder's records/, not wherever nashplay was started from: records are found again there.
             path = state_dir() / "records" / f"{self.session.variant.name}-{stamp}.ngr"
-            self.open_input("Save the record to (edit the path; Enter saves, Esc cancels)", str(path))
+            self.open_input("the record's file (Enter saves, Esc cancels)", str(path))
+            # The field is filled in, so its placeholder does not show: the message line says what it asks for.
+            self.say("Save the record to the file below: edit the path, Enter saves, Esc cancels")
         else:
             self.open_input(self.MOVE_PLACEHOLDER)
 

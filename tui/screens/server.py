@@ -169,12 +169,16 @@ class ServerGameScreen(BoardScreen):
                 yield MoveList(id="moves")
         yield from self.compose_bottom()
 
+    def _show_title(self, sub_title: str) -> None:
+        title = f"Contest server {self.address}"
+        self.set_titles((title, sub_title), (title, ""))
+
     def _proposed_setup(self) -> Setup:
         return self.rng.choice(self.variant.setups(self.hinted_side))
 
     def on_mount(self) -> None:
-        self.title = f"Contest server {self.address}"
-        self.sub_title = "connecting"
+        super().on_mount()
+        self._show_title("connecting")
         # Browsing earlier positions is the replay viewer's job (r, after the game): the list only follows the game.
         self.query_one("#moves", MoveList).can_focus = False
         self._check_size()
@@ -359,7 +363,7 @@ class ServerGameScreen(BoardScreen):
         captured.display = view is not None
         if view is not None:
             captured.update(self._captured(view))
-        self.sub_title = self._sub_title()
+        self._show_title(self._sub_title())
         self._tick()
         self._update_advice()
         self.refresh_bindings()

@@ -67,42 +67,70 @@ def move_words(line: MoveAdvice) -> str:
     return line.forced or outcome_words(line.result, line.plies) or line.note
 
 
+def fit(line: str, width: int) -> str:
+    """``line`` cut to ``width`` columns at a word (at a column when one word is wider): detail is dropped from the
+    end, and nothing wraps or runs past the panel."""
+    if len(line) <= width:
+        return line
+    aside = line.rfind(" (", 0, width + 1)  # a parenthesis goes whole: "+1 in 10 (extended +1 in" reads wrong
+    if aside > width // 2:
+        return line[:aside].rstrip()
+    cut = line.rfind(" ", 0, width + 1)
+    return (line[:cut] if cut > width // 2 else line[:width]).rstrip()
+
+
 class AdvicePanel(Static):
     DEFAULT_CSS = """
-    AdvicePanel { height: auto; margin-bottom: 1; text-wrap: nowrap; text-overflow: ellipsis; }
+    AdvicePanel { height: auto; margin-bottom: 1; text-wrap: nowrap; }
     """
 
+    #: Rows of the terminal the rest of a board screen takes (header, status, captures, the move list's least, the
+    #: message line, the footer): the panel has what is left, and drops its details past it.
+    OTHER_ROWS = 16
+
     def show(self, advice: Advice | None, engine: str, note: str = "", compact: bool = False) -> None:
-        self.update(self.render_advice(advice, engine, note, compact, self.content_size.width or 60))
+        rows = max(8, self.app.size.height - self.OTHER_ROWS)
+        self.update(self.render_advice(advice, engine, note, compact, self.content_size.width or 60, rows))
 
     @staticmethod
     def render_advice(
-        advice: Advice | None, engine: str, note: str = "", compact: bool = False, width: int = 60
+        advice: Advice | None,
+        engine: str,
+        note: str = "",
+        compact: bool = False,
+        width: int = 60,
+        rows: int = 1000,
     ) -> Text:
-        text = Text(end="", no_wrap=True, overflow="ellipsis")
+        """The panel's text for ``advice``; every line fits ``width`` columns (the longer ones lose their ends), and
+        past ``rows`` lines the details go, last first (the moves and their forced results always stay)."""
+        lines: list[tuple[str, str]] = []  # (line, style)
+        details_from = 10**9  # where the droppable lines start
+
+        def add(line: str, style: str = "") -> None:
+            lines.append((fit(line, width), style))
+
         if advice is None:
-            text.append(f"Advice (a hides it): {engine}\n", style="bold")
-            if note:
-                text.append(note + "\n", style="dim")
-            return text
+            add(f"Advice (a hides it): {engine}", "bold")
+            for part in note.splitlines():
+                for piece in textwrap.wrap(part, max(20, width)) or [""]:
+                    add(piece, "dim")
+            return _joined(lines)
         state = "" if advice.final else " (thinking)"
-        text.append(f"Advice{'' if compact else ' (a hides it)'}: {advice.engine}{state}\n", style="bold")
-        if note:
-            text.append(note + "\n", style="dim")
+        add(f"Advice{'' if compact else ' (a hides it)'}: {advice.engine}{state}", "bold")
+        for part in note.splitlines():
+            for piece in textwrap.wrap(part, max(20, width)) or [""]:
+                add(piece, "dim")
         if advice.result is not None:
-            text.append(f"{position_words(advice.result, advice.plies)} (proven)\n", style="bold")
+            add(f"{position_words(advice.result, advice.plies)} (proven)", "bold")
         elif advice.value is not None and advice.scale == "chance":
-            text.append(f"Your chance to win: {advice.value * 100:.0f}%\n", style="bold")
+            add(f"Your chance to win: {advice.value * 100:.0f}%", "bold")
         elif advice.value is not None:
             exact = ", exact" if advice.exact else ""
-            text.append(f"Value for you: {value_text(advice.value, advice.scale)}{exact}\n", style="bold")
+            add(f"Value for you: {value_text(advice.value, advice.scale)}{exact}", "bold")
         best = next((line for line in advice.moves if line.move == advice.best), None)
         if advice.best:
-            text.append("Suggested: ")
-            text.append(f" {advice.best} ", style="bold reverse")
-            if best is not None and (best.forced or best.result):
-                text.append(f"  {move_words(best)}")
-            text.append("\n")
+            words = f"  {move_words(best)}" if best is not None and (best.forced or best.result) else ""
+            add(f"Suggested: {advice.best}{words}", "bold")
         shown = SHOWN_MOVES_COMPACT if compact else SHOWN_MOVES
         # Every forced result is listed, however many: none is ever hidden behind "more moves".
         must = [line for line in advice.moves if line.forced or line.result is not None]
@@ -114,22 +142,32 @@ class AdvicePanel(Static):
             mark = "<" if line.move == advice.best else " "
             weight = "" if not weights else f"{line.probability * 100:4.0f}% " if line.probability else "      "
             value = value_text(line.value, advice.scale)
-            text.append(
-                f" {mark}{line.move:<8}{value:>4}  {weight}{move_words(line)}\n", style="bold" if line.forced else ""
-            )
+            add(f" {mark}{line.move:<8}{value:>4}  {weight}{move_words(line)}", "bold" if line.forced else "")
         if len(advice.moves) > len(listed):
-            text.append(f"  ... {len(advice.moves) - len(listed)} more moves\n", style="dim")
+            add(f"  ... {len(advice.moves) - len(listed)} more moves", "dim")
+        details_from = len(lines)
         if not compact:
             legend = {
                 "chance": "%: your chance to win after the move",
                 "outcome": "value after the move (the tables'), then its weight in the equilibrium",
                 "expected": "your expected payoff after the move",
             }[advice.scale]
-            text.append(legend + "\n", style="dim")
+            for piece in textwrap.wrap(legend, max(20, width)):
+                add(piece, "dim")
             for detail in advice.details:
                 for piece in textwrap.wrap(detail, max(20, width)):
-                    text.append(piece + "\n", style="dim")
+                    add(piece, "dim")
             if advice.blue:
-                text.append("Their pieces, chance of blue (also on the board: ?7 = 70-79%):\n")
-                text.append("  " + "  ".join(f"{square} {blue * 100:.0f}%" for square, blue in advice.blue) + "\n")
-        return text
+                add("Their pieces, chance of blue (on the board: ?7 = 70-79%):")
+                chances = "  ".join(f"{square} {blue * 100:.0f}%" for square, blue in advice.blue)
+                for piece in textwrap.wrap(chances, max(20, width - 2)):
+                    add("  " + piece)
+        keep = max(rows, details_from)
+        return _joined(lines[:keep])
+
+
+def _joined(lines: list[tuple[str, str]]) -> Text:
+    text = Text(end="", no_wrap=True)
+    for line, style in lines:
+        text.append(line + "\n", style=style)
+    return text
