@@ -13,8 +13,10 @@ Four runs of the same Geister game, headless, each pressing a key (``f``, flip t
 
 It also times, in the ``process`` and ``hint`` runs, the first advice: from pressing ``a`` to the panel's first
 suggested move (the advice process starts, loads the compiled engine from its cache, and reports its first slice).
+The cache folder is a fresh one, warmed first (as for anyone who has run a search once) unless ``--cold``, which
+times the very first advice after installing, the engine's compilation included.
 
-    python benchmarks/key_latency.py [--presses 100]
+    python benchmarks/key_latency.py [--presses 100] [--cold]
 
 Ends with one JSON line of the figures (milliseconds).
 """
@@ -116,7 +118,14 @@ def summary(latencies: list[float]) -> dict[str, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--presses", type=int, default=100)
+    parser.add_argument("--cold", action="store_true", help="do not compile the engine into the cache first")
     args = parser.parse_args()
+    if not args.cold:
+        # A process of its own, as the advice's: it compiles the engine into this run's cache folder.
+        import subprocess
+
+        warm = "from solvers.bayes import BayesPlayer; BayesPlayer()"
+        subprocess.run([sys.executable, "-c", warm], check=True, cwd=Path(__file__).resolve().parents[1])
     figures: dict[str, dict[str, float]] = {}
     print(f"Key latency, {args.presses} presses of 'f' (flip and redraw the Geister board), milliseconds")
     label = {
