@@ -158,3 +158,11 @@ def test_the_board_marks_the_hint_and_the_chances_of_blue() -> None:
             assert "@" not in str(board.render())
 
     run(test)
+
+
+def test_the_suggested_move_is_always_listed() -> None:
+    """The search draws its move among near-equals; the panel listed the first four by value and the suggestion
+    (b2-b3 in a real game) was among the "more moves"."""
+    advice = advice_for("1uuuu1/1uuuu1/6/6/1BRRB1/1BRRB1 1 - 0", depth=4)
+    text = str(AdvicePanel.render_advice(advice, "bayes", compact=True))
+    assert f"<{advice.best}" in text, text

@@ -152,11 +152,17 @@ def advise(view: GeisterView, report: SearchReport, engine: str) -> Advice:
                     forced=why,
                 )
             )
-    lines.sort(key=lambda line: (_group(line), line.plies or 0 if line.result == "win" else 0, -(line.value or 0)))
     best = str(report.best)
     escapes = [line for line in lines if line.forced.startswith("escapes")]
     if escapes:
         best = escapes[0].move  # a win now is never traded, whatever the search ranked first
+
+    def rank(line: MoveAdvice) -> tuple[int, int, int, float]:
+        # The suggested move heads its group: the search drew it among near-equals, and it must show in the list.
+        wins_in = line.plies or 0 if line.result == "win" else 0
+        return (_group(line), wins_in, 0 if line.move == best else 1, -(line.value or 0))
+
+    lines.sort(key=rank)
     best_line = next(line for line in lines if line.move == best)
     nodes = f"{report.nodes / 1e6:.1f} M" if report.nodes >= 100_000 else f"{report.nodes:,}"
     state = "done" if report.final else "thinking"

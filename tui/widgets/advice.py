@@ -132,8 +132,8 @@ class AdvicePanel(Static):
             words = f"  {move_words(best)}" if best is not None and (best.forced or best.result) else ""
             add(f"Suggested: {advice.best}{words}", "bold")
         shown = SHOWN_MOVES_COMPACT if compact else SHOWN_MOVES
-        # Every forced result is listed, however many: none is ever hidden behind "more moves".
-        must = [line for line in advice.moves if line.forced or line.result is not None]
+        # Every forced result is listed, however many, and the suggested move: none is hidden behind "more moves".
+        must = [line for line in advice.moves if line.forced or line.result is not None or line.move == advice.best]
         others = [line for line in advice.moves if line not in must]
         listed = must + others[: max(0, shown - len(must))]
         listed.sort(key=advice.moves.index)
