@@ -9,9 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import pty
-import select
-import signal
 import subprocess
 import sys
 from functools import cache
@@ -19,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from interrupt import interrupt_when
 
 from core.footstep import FootstepPosition
 from core.game import Side
@@ -360,46 +358,11 @@ def test_analyse_help_loads_no_numpy() -> None:
     assert not loaded & {"numpy", "scipy", "numba"}, sorted(loaded & {"numpy", "scipy", "numba"})
 
 
-def _read_until(master: int, marker: bytes, process: subprocess.Popen[str]) -> bytes:
-    seen = b""
-    while marker not in seen:
-        ready, _, _ = select.select([master], [], [], 1.0)
-        if ready:
-            try:
-                chunk = os.read(master, 4096)
-            except OSError:
-                break
-            seen += chunk
-        elif process.poll() is not None:
-            break
-    return seen
-
-
 def test_sigint_during_a_geister_search_exits_130_in_one_line() -> None:
     """A minute's search stopped by SIGINT once its progress line shows (so mid-search, not mid-import): exit 130,
     one line, no traceback, nothing on stdout."""
-    nashplay = VENV_BIN / "nashplay"
-    if not nashplay.exists():
-        pytest.skip("nashplay is not installed")
-    master, slave = pty.openpty()
     start = "1uuuu1/1uuuu1/6/6/1BRRB1/1RBBR1 1"
-    process = subprocess.Popen(
-        [str(nashplay), "analyse", "geister", "--position", start, "--time", "60"],
-        stdout=subprocess.PIPE,
-        stderr=slave,
-        text=True,
-    )
-    os.close(slave)
-    try:
-        shown = _read_until(master, b"searching:", process)
-        assert b"searching:" in shown, shown
-        process.send_signal(signal.SIGINT)
-        out, _ = process.communicate(timeout=120)
-        err = (shown + _read_until(master, b"interrupted", process)).decode(errors="replace")
-    finally:
-        if process.poll() is None:
-            os.kill(process.pid, signal.SIGKILL)
-        os.close(master)
-    assert process.returncode == 130, err
-    assert "nashplay: interrupted" in err and "Traceback" not in err
-    assert out == ""
+    result = interrupt_when(["analyse", "geister", "--position", start, "--time", "60"], b"searching:")
+    assert result.returncode == 130, result.err
+    assert "nashplay: interrupted" in result.err and "Traceback" not in result.err
+    assert result.out == ""

@@ -4,11 +4,6 @@ anything is allocated or played. Ctrl-C during a long solve ends it with one lin
 
 from __future__ import annotations
 
-import os
-import pty
-import select
-import signal
-import subprocess
 import sys
 import time
 import tracemalloc
@@ -16,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from interrupt import interrupt_when
 
 import tui.cli
 from tui.cli import main
@@ -289,47 +285,14 @@ def test_ctrl_c_ends_a_command_with_one_line_and_code_130(
     assert capsys.readouterr().err == "nashplay: interrupted\n"
 
 
-def _read_until(master: int, marker: bytes, process: subprocess.Popen[str]) -> bytes:
-    """What the process wrote to its terminal, up to and including ``marker`` (or all of it, if it ends first)."""
-    seen = b""
-    while marker not in seen:
-        ready, _, _ = select.select([master], [], [], 1.0)
-        if ready:
-            try:
-                chunk = os.read(master, 4096)
-            except OSError:  # the other end closed: the process ended
-                break
-            seen += chunk
-        elif process.poll() is not None:
-            break
-    return seen
-
-
 def test_sigint_during_a_tcg_solve_exits_130_without_a_traceback() -> None:
     """The real thing: a solve of n = 200 (half a minute) stopped by SIGINT in the middle of solving. Its stderr is
     a terminal, so it shows its progress line once solving has begun: the interrupt is sent only then (an interrupt
     during the imports would be another case), whatever the machine's load."""
-    nashplay = VENV_BIN / "nashplay"
-    if not nashplay.exists():
-        pytest.skip("nashplay is not installed")
-    master, slave = pty.openpty()
-    process = subprocess.Popen(
-        [str(nashplay), "solve", "tcg", "--n", "200", "--no-cache"], stdout=subprocess.PIPE, stderr=slave, text=True
-    )
-    os.close(slave)
-    try:
-        shown = _read_until(master, b"solving: sweep", process)
-        assert b"solving: sweep" in shown, shown
-        process.send_signal(signal.SIGINT)
-        out, _ = process.communicate(timeout=120)
-        err = (shown + _read_until(master, b"interrupted", process)).decode(errors="replace")
-    finally:
-        if process.poll() is None:
-            os.kill(process.pid, signal.SIGKILL)
-        os.close(master)
-    assert process.returncode == 130, err
-    assert "nashplay: interrupted" in err and "Traceback" not in err
-    assert out == ""
+    result = interrupt_when(["solve", "tcg", "--n", "200", "--no-cache"], b"solving: sweep")
+    assert result.returncode == 130, result.err
+    assert "nashplay: interrupted" in result.err and "Traceback" not in result.err
+    assert result.out == ""
 
 
 # --------------------------------------------------------------------------------------------------- positions
