@@ -3,7 +3,8 @@ and the specification of one analysis (its pieces, the payoff it aims for and th
 
 Conventions: the analysed side ("A") always plays up the board like player 1 (exits a4, d4); the opponent ("O")
 plays down (exits a1, d1). A position where player 2 is analysed is flipped up-down on the way in and out. Squares
-are ``rank * 4 + file`` as in ``core.geister.Variant.index``; a set of squares is a 16-bit mask.
+are ``rank * 4 + file`` as in ``core.geister.Variant.index``; a set of squares is a 16-bit mask. The same model on
+a larger ``Board`` is the Geister endgame tables' (``solvers.endgame``).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
 from math import comb
 from typing import Literal
 
@@ -36,24 +38,91 @@ EPS = 1e-9
 # --------------------------------------------------------------------------------------------------- geometry
 
 _STEPS = ((0, 1), (0, -1), (-1, 0), (1, 0))
-#: ``STEP[square, direction]``: the square one step away (north, south, west, east), -1 off the board.
-STEP = np.full((SQUARES, 4), -1, dtype=np.int64)
-for _sq in range(SQUARES):
-    for _d, (_df, _dr) in enumerate(_STEPS):
-        _f, _r = _sq % 4 + _df, _sq // 4 + _dr
-        if 0 <= _f < 4 and 0 <= _r < 4:
-            STEP[_sq, _d] = _r * 4 + _f
-NEIGHBOURS = np.array([sum(1 << int(t) for t in STEP[s] if t >= 0) for s in range(SQUARES)], dtype=np.int64)
+
+
+@dataclass(frozen=True)
+class Board:
+    """A board in the analysis frame: the analysed side leaves from the two far corners (top rank), the opponent
+    from the two near ones. Squares are ``rank * width + file``; a set of squares is a mask of ``squares`` bits.
+    Mini-Geister's is 4x4 (``MINI_BOARD``); the Geister endgame tables use 5x5 and 6x6 boards."""
+
+    width: int
+    height: int
+
+    @property
+    def squares(self) -> int:
+        return self.width * self.height
+
+    @property
+    def step(self) -> IntArray:
+        """``step[square, direction]``: the square one step away (north, south, west, east), -1 off the board."""
+        return _step_table(self.width, self.height)
+
+    @property
+    def neighbours(self) -> IntArray:
+        """The mask of the squares one step from each square."""
+        return _neighbour_masks(self.width, self.height)
+
+    @property
+    def exits(self) -> tuple[np.int64, np.int64]:
+        """Exit squares (masks) of each side in the analysis frame: the analysed side's on the top rank's corners."""
+        top = (self.height - 1) * self.width
+        return (
+            np.int64((1 << top) | (1 << (top + self.width - 1))),
+            np.int64((1 << 0) | (1 << (self.width - 1))),
+        )
+
+    @property
+    def flip(self) -> IntArray:
+        """Each square's up-down mirror image: how player 2 is seen as the analysed side."""
+        w, h = self.width, self.height
+        return np.array([(h - 1 - s // w) * w + s % w for s in range(self.squares)], dtype=np.int64)
+
+    @property
+    def mirror(self) -> IntArray:
+        """Each square's left-right mirror image (the rules are symmetric)."""
+        w = self.width
+        return np.array([(s // w) * w + w - 1 - s % w for s in range(self.squares)], dtype=np.int64)
+
+    @property
+    def name(self) -> str:
+        return f"{self.width}x{self.height}"
+
+
+@cache
+def _step_table(width: int, height: int) -> IntArray:
+    table = np.full((width * height, 4), -1, dtype=np.int64)
+    for square in range(width * height):
+        for direction, (df, dr) in enumerate(_STEPS):
+            f, r = square % width + df, square // width + dr
+            if 0 <= f < width and 0 <= r < height:
+                table[square, direction] = r * width + f
+    table.flags.writeable = False
+    return table
+
+
+@cache
+def _neighbour_masks(width: int, height: int) -> IntArray:
+    step = _step_table(width, height)
+    masks = np.array([sum(1 << int(t) for t in step[s] if t >= 0) for s in range(width * height)], dtype=np.int64)
+    masks.flags.writeable = False
+    return masks
+
+
+MINI_BOARD = Board(4, 4)
+SQUARES = MINI_BOARD.squares
+STEP = MINI_BOARD.step
+NEIGHBOURS = MINI_BOARD.neighbours
 #: Exit squares of each side in the analysis frame: A leaves from a4/d4, O from a1/d1.
-EXITS = (np.int64((1 << 12) | (1 << 15)), np.int64((1 << 0) | (1 << 3)))
-FLIP = np.array([(3 - s // 4) * 4 + s % 4 for s in range(SQUARES)], dtype=np.int64)
-MIRROR = np.array([(s // 4) * 4 + 3 - s % 4 for s in range(SQUARES)], dtype=np.int64)
+EXITS = MINI_BOARD.exits
+FLIP = MINI_BOARD.flip
+MIRROR = MINI_BOARD.mirror
 
 
 def map_mask(masks: IntArray, squares: IntArray) -> IntArray:
     """Each mask with every square s replaced by ``squares[s]`` (the up-down flip or the left-right mirror)."""
     out = np.zeros_like(masks)
-    for s in range(SQUARES):
+    for s in range(len(squares)):
         out |= ((masks >> s) & 1) << squares[s]
     return out
 

@@ -22,13 +22,11 @@ from solvers.cache import load_or_build
 from solvers.mini_geister.model import (
     ANALYSED,
     EPS,
-    EXITS,
-    MIRROR,
-    NEIGHBOURS,
+    MINI_BOARD,
     OPPONENT,
     ROLE_ORDER,
-    STEP,
     Army,
+    Board,
     BoolArray,
     ColourlessSpec,
     FloatArray,
@@ -59,6 +57,7 @@ class Table:
     distance: NDArray[np.int16]
     source: str
     seconds: float
+    board: Board = MINI_BOARD
 
     @property
     def placements(self) -> int:
@@ -81,7 +80,7 @@ class Table:
     def mirror_indices(self) -> IntArray:
         """For each state, the index of its left-right mirror image (the rules are symmetric: so is the table)."""
         masks = self.masks()
-        mirrored = {role: map_mask(mask, MIRROR) for role, mask in masks.items()}
+        mirrored = {role: map_mask(mask, self.board.mirror) for role, mask in masks.items()}
         ranks = self.layout.rank(stack_masks(mirrored, self.roles))
         return np.concatenate([ranks, ranks + self.placements])
 
@@ -144,9 +143,11 @@ class TableStore:
     guesses look at the perfect-information table); each is built once per store and cached on disk by
     ``solvers.cache`` under its parameters."""
 
-    def __init__(self, use_cache: bool = True, progress: Progress | None = None) -> None:
+    def __init__(self, use_cache: bool = True, progress: Progress | None = None, board: Board = MINI_BOARD) -> None:
         self.use_cache = use_cache
         self.progress = progress
+        #: The board every table of this store is on (Mini-Geister's 4x4, or a Geister endgame's 5x5 or 6x6).
+        self.board = board
         self._tables: dict[str, Table] = {}
 
     def _load(
@@ -163,12 +164,17 @@ class TableStore:
             holder["seconds"] = time.perf_counter() - started
             return {"value": solved.value, "distance": solved.distance}
 
-        loaded = load_or_build(f"mini-geister-{name}", params, arrays, version=CACHE_VERSION, use_cache=self.use_cache)
+        board = self.board
+        # Mini-Geister's tables keep the names and keys they were cached under; larger boards have their own.
+        cache_name = f"mini-geister-{name}" if board == MINI_BOARD else f"geister-endgame-{board.name}-{name}"
+        if board != MINI_BOARD:
+            params = {**params, "board": [board.width, board.height]}
+        loaded = load_or_build(cache_name, params, arrays, version=CACHE_VERSION, use_cache=self.use_cache)
         value = loaded.arrays["value"].astype(np.int8)
         distance = loaded.arrays["distance"].astype(np.int16)
         if value.shape != (2 * layout.placements,) or distance.shape != value.shape:
             raise ValueError(f"table {name} has the wrong shape {value.shape}")
-        table = Table(name, roles, layout, value, distance, loaded.source, holder.get("seconds", 0.0))
+        table = Table(name, roles, layout, value, distance, loaded.source, holder.get("seconds", 0.0), board)
         self._tables[key] = table
         return table
 
@@ -190,7 +196,8 @@ class TableStore:
         if analysed.purple or opponent.purple:
             raise ValueError("a perfect-information table has no purple pieces")
         roles = roles_of(analysed, opponent)
-        layout = Layout(tuple((analysed if s == ANALYSED else opponent).counts()[r] for s, r in roles))
+        counts = tuple((analysed if s == ANALYSED else opponent).counts()[r] for s, r in roles)
+        layout = Layout(counts, self.board.squares)
         name = f"perfect-{analysed.known_blue}{analysed.known_red}-{opponent.known_blue}{opponent.known_red}"
         params: dict[str, object] = {"analysed": analysed.key(), "opponent": opponent.key()}
         return self._load(name, params, roles, layout, lambda: self._build_perfect(analysed, opponent, roles, layout))
@@ -213,7 +220,7 @@ class TableStore:
             other = 1 - mover
             own_all = side_mask(masks, mover)
             their_blue, their_red = masks[(other, "kb")], masks[(other, "kr")]
-            for on, bit, moved in _steps(masks, armies[mover], mover):
+            for on, bit, moved in _steps(masks, armies[mover], mover, self.board):
                 column = np.full(placements, -1, dtype=np.int64)
                 empty = on & ((occupied & bit) == 0)
                 column[empty] = layout.rank(stack_masks(moved, roles)[empty]) + other * placements
@@ -239,10 +246,10 @@ class TableStore:
                 columns[mover].append(column)
             # Terminal: an escape, or a capture of the opponent's last blue, wins at once for the side to move.
             own_blue = masks[(mover, "kb")]
-            wins = (own_blue & EXITS[mover]) != 0
+            wins = (own_blue & self.board.exits[mover]) != 0
             if armies[other].blues == 1:
                 target = nth_square(their_blue, 0)
-                wins |= (NEIGHBOURS[target] & own_all) != 0
+                wins |= (self.board.neighbours[target] & own_all) != 0
             stacked = np.stack(columns[mover], axis=1)
             stuck = ~(stacked >= 0).any(axis=1)
             sign = 1 if mover == 0 else -1
@@ -268,7 +275,8 @@ class TableStore:
 
     def colourless(self, spec: ColourlessSpec) -> Table:
         roles = roles_of(spec.analysed, spec.opponent)
-        layout = Layout(tuple((spec.analysed if s == ANALYSED else spec.opponent).counts()[r] for s, r in roles))
+        counts = tuple((spec.analysed if s == ANALYSED else spec.opponent).counts()[r] for s, r in roles)
+        layout = Layout(counts, self.board.squares)
         a, o = spec.analysed, spec.opponent
         target = str(spec.target).replace("-", "m").replace("/", "_")
         events = ("c" if spec.capture else "") + ("g" if spec.guess_allowed else "")
@@ -290,7 +298,7 @@ class TableStore:
         blocks: list[IntArray] = []
         for mover in (0, 1):
             columns: list[IntArray] = []
-            for on, bit, moved in _steps(masks, armies[mover], mover):
+            for on, bit, moved in _steps(masks, armies[mover], mover, self.board):
                 column = np.full(placements, -1, dtype=np.int64)
                 empty = on & ((occupied & bit) == 0)
                 column[empty] = layout.rank(stack_masks(moved, roles)[empty]) + (1 - mover) * placements
@@ -318,7 +326,7 @@ def stack_masks(masks: Mapping[tuple[int, str], IntArray], roles: Roles) -> IntA
 
 
 def _steps(
-    masks: Mapping[tuple[int, str], IntArray], army: Army, mover: int
+    masks: Mapping[tuple[int, str], IntArray], army: Army, mover: int, board: Board
 ) -> Iterator[tuple[BoolArray, IntArray, dict[tuple[int, str], IntArray]]]:
     """Every one-square step of every piece of ``mover``, for all placements at once: whether the target square is
     on the board, its bit, and the masks with the piece moved (the caller decides what may stand on the target)."""
@@ -327,7 +335,7 @@ def _steps(
         for slot in range(army.counts()[role]):
             src = squares[slot]
             for direction in range(4):
-                dst = STEP[src, direction]
+                dst = board.step[src, direction]
                 on = dst >= 0
                 bit = bits(np.where(on, dst, 0))
                 moved = dict(masks)
@@ -376,7 +384,7 @@ def _analysed_events(store: TableStore, spec: ColourlessSpec, masks: Mapping[tup
     """Where the analysed side, to move, can end the game for an average of at least ``spec.target``."""
     mine, theirs = spec.analysed, spec.opponent
     target = float(spec.target)
-    exits = EXITS[ANALYSED]
+    exits = store.board.exits[ANALYSED]
     events = np.zeros(len(masks[(0, "kb")]), dtype=bool)
     if target <= 1:
         events |= (masks[(0, "kb")] & exits) != 0
@@ -401,7 +409,7 @@ def _random_capture(store: TableStore, spec: ColourlessSpec, masks: Mapping[tupl
     reach: list[BoolArray] = []
     outcome: list[dict[str, FloatArray]] = []
     for role, square in their_pieces:
-        reach.append((NEIGHBOURS[square] & mine_all) != 0)
+        reach.append((store.board.neighbours[square] & mine_all) != 0)
         colours: tuple[Literal["B", "R"], ...] = ("B",) if role == "kb" else ("R",) if role == "kr" else ("B", "R")
         results: dict[str, FloatArray] = {}
         for colour in colours:
@@ -411,7 +419,7 @@ def _random_capture(store: TableStore, spec: ColourlessSpec, masks: Mapping[tupl
                 continue
             best = np.full(n, -np.inf)
             for my_role, my_square in my_pieces:
-                adjacent = (NEIGHBOURS[square] >> my_square) & 1 == 1
+                adjacent = (store.board.neighbours[square] >> my_square) & 1 == 1
                 if not adjacent.any():
                     continue
                 after, army = _after_capture(
@@ -483,7 +491,7 @@ def _opponent_events(store: TableStore, spec: ColourlessSpec, masks: Mapping[tup
     events = np.zeros(n, dtype=bool)
     if target > -1:
         escapers = masks[(1, "kb")] | (masks[(1, "p")] if theirs.purple_blue else 0)
-        events |= (escapers & EXITS[OPPONENT]) != 0
+        events |= (escapers & store.board.exits[OPPONENT]) != 0
     their_pieces = _pieces(masks, theirs, OPPONENT)
     for role, square in _pieces(masks, mine, ANALYSED):
         colours: list[tuple[Literal["B", "R"], float]] = []
@@ -494,7 +502,7 @@ def _opponent_events(store: TableStore, spec: ColourlessSpec, masks: Mapping[tup
         else:
             colours = [("B", mine.purple_blue / mine.purple), ("R", mine.purple_red / mine.purple)]
         for their_role, their_square in their_pieces:
-            adjacent = (NEIGHBOURS[square] >> their_square) & 1 == 1
+            adjacent = (store.board.neighbours[square] >> their_square) & 1 == 1
             if not adjacent.any():
                 continue
             average = np.zeros(n)
