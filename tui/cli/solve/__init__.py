@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
-from tui.cli.solve import footstep, mini_geister, nim, tcg
+from tui.cli.solve import endgame, footstep, mini_geister, nim, tcg
 
 Handler = Callable[[argparse.Namespace, argparse.ArgumentParser], int]
 
@@ -18,6 +18,7 @@ HANDLERS: dict[str, Handler] = {
     "mini-geister": mini_geister.run,
     "mini-geister-3v2": mini_geister.run,
     "footstep": footstep.run,
+    "geister-endgame": endgame.run,
 }
 
 
@@ -28,7 +29,7 @@ def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
         description="Solve a game exactly and print what the source documents publish, so you can check us.",
     )
     solvers = solve.add_subparsers(dest="solver", metavar="GAME", required=True)
-    for module in (tcg, nim, mini_geister, footstep):
+    for module in (tcg, nim, mini_geister, footstep, endgame):
         module.add_commands(solvers)
 
 
