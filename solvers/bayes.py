@@ -37,6 +37,7 @@ class BayesPlayer(PurplePlayer):
 
     name = "bayes"
     CHANCE = True
+    ENDGAME_TABLES = True
 
     def choose(self, view: GeisterView, rng: random.Random, limit: Limit | None = None) -> Setup | Move:
         if view.phase == "setup":

@@ -130,6 +130,10 @@ class PurplePlayer:
     def choose(self, view: GeisterView, rng: random.Random, limit: Limit | None = None) -> Setup | Move:
         if view.phase == "setup":
             return random_setup(view.variant, view.viewer, rng)
+        if self.ENDGAME_TABLES:
+            won = _table_win(view)
+            if won is not None:
+                return won
         *_, final = self.analyse(view, limit, rng)
         return final.best
 
@@ -143,6 +147,9 @@ class PurplePlayer:
     #: resumes (the table keeps what it found): the live advice streams its search in slices. ``None``: one report
     #: per finished iteration.
     slice_seconds: float | None = None
+    #: Play the endgame tables' sure wins (``solvers.tablebase``) once each side is down to one blue and one red:
+    #: the search can miss a win past its horizon that the tables prove. Off here (the baseline); bayes uses them.
+    ENDGAME_TABLES = False
     #: Search features switched off (``search.NO_TABLE``, ``NO_ORDERING``, ``NO_PRUNING``): for benchmarks' baselines.
     FLAGS = 0
 
@@ -381,3 +388,14 @@ def _pick(ranked: tuple[tuple[Move, int], ...], rng: random.Random) -> Move:
         return ranked[0][0]
     near = [move for move, value in ranked if value >= best - MARGIN]
     return rng.choice(near) if len(near) > 1 else ranked[0][0]
+
+
+def _table_win(view: GeisterView) -> Move | None:
+    """The endgame tables' fastest sure win from ``view``, where they cover it and prove one."""
+    from solvers.endgame import covers
+
+    if not covers(view):
+        return None  # the tables are loaded only for the endings they cover
+    from solvers.tablebase import winning_move
+
+    return winning_move(view)

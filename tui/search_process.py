@@ -33,6 +33,7 @@ from solvers.players import Limit
 if TYPE_CHECKING:
     from solvers.advice import Advice
     from solvers.purple import SearchReport
+    from solvers.tablebase import Judgement
 
 
 class SearchProcess:
@@ -115,6 +116,8 @@ class _Child:
     search: Iterator[SearchReport] | None = None
     search_key: tuple[str, str, int] | None = None
     latest: SearchReport | None = None
+    #: The endgame tables' judgement of the advised position, where they cover it.
+    judgement: Judgement | None = None
 
 
 _CHILD = _Child({})
@@ -158,11 +161,17 @@ def advise_in_child(name: str, game: str, view: GeisterView, slice_seconds: floa
     same position continues the running search; another position starts a new one (with ``budget`` seconds in
     all). Returns ``None`` when there is nothing to advise (not the viewer's turn).
     """
-    from solvers.advice.geister import advise
+    from solvers.advice.geister import advise, endgame_judgement
+    from solvers.advice.geister_endgame import exact_advice, with_tables
 
     if not view.my_turn:
         return None
     key = (game, view.position(), len(view.moves))
+    if _CHILD.search_key != key:
+        _CHILD.judgement = endgame_judgement(view)
+    if _CHILD.judgement is not None and _CHILD.judgement.here is not None:
+        _CHILD.search_key, _CHILD.search = key, None
+        return exact_advice(view, _CHILD.judgement)  # the endgame tables know the result: no search can add to it
     if _CHILD.search_key != key or _CHILD.search is None:
         player = _player(name, view.variant.name, game + "/advice")
         player.exact = True  # the advice lists every move's value: exact ones, not bounds
@@ -177,7 +186,8 @@ def advise_in_child(name: str, game: str, view: GeisterView, slice_seconds: floa
             break
     if _CHILD.latest is None:
         return None
-    return advise(view, _CHILD.latest, f"{name}, depth {_CHILD.latest.depth}")
+    advice = advise(view, _CHILD.latest, f"{name}, depth {_CHILD.latest.depth}")
+    return advice if _CHILD.judgement is None else with_tables(advice, _CHILD.judgement)
 
 
 # ---------------------------------------------------------------------------------------------- in the app

@@ -25,13 +25,26 @@ from core.game import Side
 from core.geister import Colour, GeisterView
 from core.notation import Move
 from solvers.advice import Advice, MoveAdvice, Result
+from solvers.advice.geister_endgame import exact_advice, with_tables
+from solvers.endgame import covers
 from solvers.geister_engine.layout import MATE
 from solvers.players import Limit
+from solvers.tablebase import Judgement, judge
 
 if TYPE_CHECKING:
     from solvers.purple import PurplePlayer, SearchReport
 
-__all__ = ["CHANCE_WEIGHTS", "DECIDED", "FEATURES", "advise", "analyse", "chance_of", "features", "forced_moves"]
+__all__ = [
+    "CHANCE_WEIGHTS",
+    "DECIDED",
+    "FEATURES",
+    "advise",
+    "analyse",
+    "chance_of",
+    "endgame_judgement",
+    "features",
+    "forced_moves",
+]
 
 #: Scores beyond this are no position's worth: they are proven results or a chance of one (``solvers.purple``).
 DECIDED = 50_000
@@ -197,6 +210,16 @@ def analyse(
         game = view.variant.name
         player = make_player(strongest(game).name, game)
     assert player is not None
+    judgement = endgame_judgement(view)
+    if judgement is not None and judgement.here is not None:
+        yield exact_advice(view, judgement)  # the endgame tables know the result: no search can add to it
+        return
     player.exact = True  # every listed move's value exact, not a bound
     for report in player.analyse(view, limit, rng):
-        yield advise(view, report, f"{player.name} search, depth {report.depth}")
+        advice = advise(view, report, f"{player.name} search, depth {report.depth}")
+        yield advice if judgement is None else with_tables(advice, judgement)
+
+
+def endgame_judgement(view: GeisterView) -> Judgement | None:
+    """The endgame tables' judgement of ``view`` where they cover it (one blue and one red a side on 6x6)."""
+    return judge(view) if covers(view) else None  # the tables are loaded only when they cover it

@@ -41,7 +41,8 @@ class SolvedLine:
     title: str
     position: str
     analysed: Side
-    rule: Rule
+    #: The table the line follows: a Mini-Geister rule (base, extended), or ``sure`` (the Geister endgame tables).
+    rule: str
     plies: int
     record: Record
     steps: list[tuple[str, str, int, str | None]]  # (side, move text, distance before the ply, event)

@@ -270,16 +270,17 @@ class BoardScreen(NashplayScreen):
         board.hint = hint
         board.blue_chances = () if advice is None else tuple((Square.parse(sq), p) for sq, p in advice.blue)
         bar = self.query_one("#eval-bar", EvalBar)
+        mark = "TB" if advice is not None and "tablebase" in advice.extra else ""  # in the endgame tables
         if advice is None:
             bar.show(None, "")
         elif advice.result is not None:
-            bar.show(1.0 if advice.result == "win" else 0.0 if advice.result == "loss" else 0.5, _short(advice))
+            bar.show(1.0 if advice.result == "win" else 0.0 if advice.result == "loss" else 0.5, _short(advice), mark)
         elif advice.value is None:
-            bar.show(None, "")
+            bar.show(None, "", mark)
         elif advice.scale == "chance":
-            bar.show(advice.value, f"{advice.value * 100:.0f}%")
+            bar.show(advice.value, f"{advice.value * 100:.0f}%", mark)
         else:  # an exact value from -1 to +1 (the solved tables')
-            bar.show((advice.value + 1) / 2, value_text(advice.value, advice.scale))
+            bar.show((advice.value + 1) / 2, value_text(advice.value, advice.scale), mark)
 
     def action_toggle_hint(self) -> None:
         """Mark the suggested move on the board (the advice search runs while the hint is on)."""
