@@ -5,8 +5,11 @@ on the way; an illegal or malformed move is reported with its line and move numb
 ``Record.from_game`` and read by ``Record.parse``; ``parse(text).to_text() == text`` for records this module
 wrote.
 
-The Geister family is the only game with records so far; ``new_game`` is the single place that turns a record's
-tags into a starting state, so other games plug in there.
+Every game has records. The Geister family's tags are its set-ups and start (``new_game``, ``replay``: typed
+``GeisterState``); the other games' (``new_state``, ``replay_states``: any ``core.game.Game``) are their parameters
+(``N`` for TCG; ``N`` and ``K`` for Footstep; ``Rule`` and ``Misere`` for Nim) and the ``Start`` state in the
+game's notation; a simultaneous round is one token with both actions (``ca``, ``3:5``), numbered as a move.
+Footstep results are the points (``2-0``, ``0-1``, ``0-0``).
 """
 
 from __future__ import annotations
@@ -21,13 +24,19 @@ import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from core.errors import IllegalMoveError, NotationError, RecordError, clipped, quoted
-from core.game import Side
+from core.game import Game, Outcome, Side
 from core.geister import GeisterState, Variant, variant_by_name
 from core.notation import Move
 
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+#: Footstep's results in points: 2 for the goal, 1 for the half, 0-0 a draw (``spec/notation.md``).
+POINT_RESULTS = ("2-0", "0-2", "0-0")
+#: Bounds on the parameters a record's tags may give (checked before a game is built from them): far beyond any
+#: game nashplay plays, small enough that nothing sized by them is ever large.
+MAX_TAG_NUMBER = {"N": 1000, "K": 100}
 
 _TAG_RE = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]')
 _TOKEN_RE = re.compile(r"\{[^}]*\}|\{[^}]*$|\d+\.(?:\.\.)?|\S+")
@@ -90,7 +99,7 @@ class Record:
                     record.moves[-1].comment = f"{previous} {comment}" if previous else comment
                 elif re.fullmatch(r"\d+\.(\.\.)?", word):
                     continue
-                elif word in RESULTS:
+                elif word in RESULTS or word in POINT_RESULTS:
                     result_seen = word
                 else:
                     if len(record.moves) >= MAX_RECORD_MOVES:
@@ -141,8 +150,30 @@ class Record:
         moves = [RecordedMove(m.to_text()) for m in state.moves()]
         return cls(record_tags, moves)
 
+    @classmethod
+    def from_state(cls, state: Game[Any, Any], tags: dict[str, str] | None = None) -> Record:
+        """The record of any game's ``state`` so far (``from_game`` for the Geister family): its parameters and
+        start state as tags, then every move or round in the game's notation."""
+        if isinstance(state, GeisterState):
+            return cls.from_game(state, tags)
+        start = state.clone()
+        while start.history():
+            start.undo()
+        record_tags: dict[str, str] = {"Game": state.game_name, **_parameter_tags(state)}
+        record_tags.update({k: v for k, v in (tags or {}).items() if k not in ("Game", "Start", *record_tags)})
+        record_tags["Start"] = _state_text(start)
+        outcome = state.outcome()
+        record_tags["Result"] = result_text(state.game_name, outcome)
+        if outcome is not None:
+            record_tags.setdefault("Termination", outcome.reason)
+        moves = [RecordedMove(state.format_action(action)) for action in state.history()]
+        return cls(record_tags, moves)
+
     def to_text(self) -> str:
         lines = [f'[{name} "{_escape(value)}"]' for name, value in self.tags.items()]
+        if self.game_kind == "simultaneous":
+            numbered = [f"{index}. {move.text}" + _comment(move) for index, move in enumerate(self.moves, start=1)]
+            return "\n".join(lines) + "\n\n" + _wrap([*numbered, self.tags.get("Result", "*")], 100) + "\n"
         first = self._first_mover()
         words: list[str] = []
         for index, move in enumerate(self.moves):
@@ -153,8 +184,7 @@ class Record:
                 words.append(f"{number}...")
             words.append(move.text)
             if move.comment:
-                # A brace would end the comment early; PGN has no escape for it, so it is written as a parenthesis.
-                words.append("{" + move.comment.replace("{", "(").replace("}", ")") + "}")
+                words.append(_comment(move).strip())
         words.append(self.tags.get("Result", "*"))
         return "\n".join(lines) + "\n\n" + _wrap(words, 100) + "\n"
 
@@ -170,8 +200,82 @@ class Record:
     def result(self) -> str:
         return self.tags.get("Result", "*")
 
+    @property
+    def game_kind(self) -> str:
+        """The record's game kind (``board``, ``simultaneous``, ``impartial``), ``board`` for a name not known."""
+        from core.games import GAME_TYPES
+
+        game = GAME_TYPES.get(self.tags.get("Game", ""))
+        return "board" if game is None else game.kind
+
+    @property
+    def is_geister(self) -> bool:
+        from core.games import GAME_TYPES
+
+        game = GAME_TYPES.get(self.tags.get("Game", ""))
+        return game is None or game.family == "geister"
+
+    def new_state(self) -> Game[Any, Any]:
+        """The state before the first move of any game, from the tags (``new_game`` for the Geister family)."""
+        if self.is_geister:
+            return self.new_game()
+        name = self.tags["Game"]
+        n = _tag_number(self.tags, "N") if "N" in self.tags else None
+        start = self.tags.get("Start")
+        try:
+            if name == "tcg":
+                from core.tcg import TcgState
+
+                return TcgState(3 if n is None else n) if start is None else TcgState.from_text(start, n or 3)
+            if name == "footstep":
+                from core.footstep import FootstepState
+
+                k = _tag_number(self.tags, "K") if "K" in self.tags else 4
+                return FootstepState(n or 50, k) if start is None else FootstepState.from_text(start, n or 50, k)
+            misere = self.tags.get("Misere", "no")
+            if misere not in ("yes", "no"):
+                raise RecordError(f'the Misere tag is "yes" or "no", not {clipped(quoted(misere))}')
+            if start is None:
+                raise RecordError('a Nim record needs its heaps: [Start "3,4,5"]')
+            from core.impartial import HeapGameState, parse_rule
+
+            return HeapGameState.from_text(start, parse_rule(self.tags.get("Rule", "nim")), misere == "yes")
+        except RecordError:
+            raise
+        except ValueError as error:  # NotationError, InvalidPositionError, parameters that do not fit
+            raise RecordError(f"cannot set up the game: {error}") from None
+
+    def replay_states(self) -> list[Game[Any, Any]]:
+        """Every state of any game: before the first move, then after each move or round (``replay`` for the
+        Geister family). Raises ``RecordError``."""
+        if self.is_geister:
+            return list(self.replay())
+        state = self.new_state()
+        states = [state.clone()]
+        simultaneous = self.game_kind == "simultaneous"
+        for index, recorded in enumerate(self.moves):
+            where = f"{'round' if simultaneous else 'move'} {index + 1} {clipped(recorded.text)}"
+            if state.is_terminal():
+                raise RecordError(f"{where}: the game was already over ({state.outcome()})", recorded.line)
+            try:
+                action = state.parse_action(recorded.text)
+                if simultaneous:
+                    state.apply_joint(action)
+                else:
+                    state.apply(action)
+            except ValueError as error:  # NotationError, IllegalMoveError
+                raise RecordError(f"{where}: {error}", recorded.line) from None
+            states.append(state.clone())
+        claimed = self.result
+        final = result_text(state.game_name, state.outcome())
+        if state.outcome() is not None and claimed != "*" and claimed != final:
+            raise RecordError(f"the record claims {claimed} but the moves end in {final} ({state.outcome()})")
+        return states
+
     def new_game(self) -> GeisterState:
         """The state before the first move, built from the tags (``Game``, ``Start``, ``Setup1``/``Setup2``)."""
+        if not self.is_geister:
+            raise RecordError(f"this is a record of {self.tags['Game']}, not of a Geister-family game")
         try:
             variant = variant_by_name(self.tags["Game"])
         except NotationError as error:
@@ -225,6 +329,55 @@ class Record:
         must not fail on a tag that only replay needs to be right)."""
         fields = self.tags.get("Start", "").split()
         return Side.P2 if len(fields) > 1 and fields[1] == "2" else Side.P1
+
+
+def result_text(game: str, outcome: Outcome | None) -> str:
+    """A record's result for ``outcome`` of ``game``: ``*`` while it goes on; Footstep's in points."""
+    if outcome is None:
+        return "*"
+    if game == "footstep":
+        points = round(abs(outcome.score))
+        if outcome.winner is None:
+            return "0-0"
+        return f"{points}-0" if outcome.winner is Side.P1 else f"0-{points}"
+    return outcome.result_text
+
+
+def _parameter_tags(state: Game[Any, Any]) -> dict[str, str]:
+    """The tags that rebuild ``state``'s game: TCG's n, Footstep's n and k, Nim's rule and misere flag."""
+    tags: dict[str, str] = {}
+    for name in ("n", "k"):
+        value = getattr(state, name, None)
+        if isinstance(value, int):
+            tags[name.upper()] = str(value)
+    rule = getattr(state, "rule", None)
+    if rule is not None and hasattr(rule, "text"):
+        tags["Rule"] = str(rule.text)
+        tags["Misere"] = "yes" if getattr(state, "misere", False) else "no"
+    return tags
+
+
+def _state_text(state: Game[Any, Any]) -> str:
+    text = getattr(state, "state_text", None) or getattr(state, "heaps_text", None)
+    if not isinstance(text, str):  # pragma: no cover - every game of core.games has one
+        raise TypeError(f"{state.game_name} states have no text form")
+    return text
+
+
+def _tag_number(tags: dict[str, str], key: str) -> int:
+    """A numeric parameter tag, checked before it is converted and bounded (``MAX_TAG_NUMBER``)."""
+    text = tags[key]
+    bound = MAX_TAG_NUMBER[key]
+    if not text.isdigit() or len(text) > len(str(bound)) or not 1 <= int(text) <= bound:
+        raise RecordError(f"the {key} tag is a whole number from 1 to {bound}, not {clipped(quoted(text))}")
+    return int(text)
+
+
+def _comment(move: RecordedMove) -> str:
+    if not move.comment:
+        return ""
+    # A brace would end the comment early; PGN has no escape for it, so it is written as a parenthesis.
+    return " {" + move.comment.replace("{", "(").replace("}", ")") + "}"
 
 
 def prepare_record_folder(folder: Path) -> None:
@@ -307,4 +460,4 @@ def _wrap(words: list[str], width: int) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["RESULTS", "Record", "RecordedMove"]
+__all__ = ["POINT_RESULTS", "RESULTS", "Record", "RecordedMove", "result_text"]

@@ -131,7 +131,7 @@ def play_game(spec: GameSpec) -> GameResult:
     for side, player in players.items():
         tell_game_over(player, state.view(side))
     outcome = state.outcome()
-    if spec.save_dir is not None and isinstance(state, GeisterState):
+    if spec.save_dir is not None:
         labels = _labels(spec.names)
         tags = {
             "Event": f"nashplay arena {labels[0]} vs {labels[1]}",
@@ -140,7 +140,7 @@ def play_game(spec: GameSpec) -> GameResult:
             "Player2": labels[by_side[Side.P2]],
             "Seed": str(spec.seed),
         }
-        Record.from_game(state, tags).save(Path(spec.save_dir) / f"game-{spec.index + 1:04d}.ngr")
+        Record.from_state(state, tags).save(Path(spec.save_dir) / f"game-{spec.index + 1:04d}.ngr")
     plies = state.ply if isinstance(state, GeisterState) else steps
     if outcome is None:
         return GameResult(spec.index, None, 0.0, plies, f"no result after {steps} steps", spec.a_side, spec.first)

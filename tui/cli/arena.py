@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
 from core.errors import quoted
-from core.games import GAME_TYPES, game_type, load_game
+from core.games import GAME_TYPES, load_game
 from core.impartial import parse_heaps, parse_rule
 from core.record import prepare_record_folder
 from solvers.catalogue import PLAYERS, players_for
@@ -175,8 +175,6 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         params = _params(args)
     except ValueError as error:
         return fail(str(error))
-    if args.save is not None and game_type(args.game).family != "geister":
-        return fail(f"--save: records of {args.game} games are not written yet (the Geister family's are)")
     if args.save is not None and (problem := check_save_dir(args.save)) is not None:
         return fail(problem)
     limit = Limit(playouts=args.playouts) if args.playouts is not None else Limit(time=args.time or 0.25)
