@@ -43,6 +43,15 @@ class OpenReplay(Message):
         self.private = private
 
 
+class OpenReview(Message):
+    """Review ``record`` (every move judged: ``solvers.review``) in the review screen; ``title`` names it."""
+
+    def __init__(self, record: Record, title: str | None = None) -> None:
+        super().__init__()
+        self.record = record
+        self.title = title
+
+
 class AskForRecord(Message):
     """Ask for a record file, then replay it."""
 
