@@ -235,7 +235,7 @@ def analyse(heaps: Sequence[int], rule: HeapRule, misere: bool = False, table: G
         winning = tuple(move for index in range(len(heaps)) for move in _misere_nim_winning_moves(heaps, index))
         method = "misere nim"
     else:
-        search = _Search(rule, misere=True)
+        search = PositionSearch(rule, misere=True)
         wins = search.wins(heaps)
         winning = tuple(m for m in heap_moves(heaps, rule) if not search.wins(heaps_after(heaps, m)))
         method = "search"
@@ -303,7 +303,7 @@ def _misere_nim_winning_moves(heaps: Sequence[int], index: int) -> list[HeapMove
     return [HeapMove(index, size - int(r)) for r in left[~opponent_wins][::-1]]
 
 
-class _Search:
+class PositionSearch:
     """Exact game-tree search over positions (heaps as a sorted multiset), for what Grundy values do not give:
     misere play of rules other than Nim, and how long a lost game can be made to last."""
 
@@ -357,7 +357,7 @@ def _longest_losing_line(heaps: tuple[int, ...], rule: HeapRule, misere: bool) -
     """The losing move that makes the game last longest (exact while the search stays within its limit); else the
     move that takes the fewest stones from the largest heap, the usual way to drag a game out, with no length
     promised."""
-    search = _Search(rule, misere, limit=LONGEST_LINE_LIMIT)
+    search = PositionSearch(rule, misere, limit=LONGEST_LINE_LIMIT)
     try:
         scored = [(search.remoteness(heaps_after(heaps, m)), m) for m in heap_moves(heaps, rule)]
     except (SearchTooLargeError, RecursionError):

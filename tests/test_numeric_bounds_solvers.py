@@ -83,7 +83,7 @@ def test_the_period_search_is_not_quadratic_in_the_length() -> None:
 def reference_analysis(heaps: tuple[int, ...], rule: HeapRule, misere: bool) -> tuple[bool, tuple[HeapMove, ...]]:
     """Who wins and the winning moves, by checking every move of the position (what analyse did)."""
     if misere:
-        search = solvers.grundy._Search(rule, misere=True)
+        search = solvers.grundy.PositionSearch(rule, misere=True)
         wins = search.wins(heaps)
         return wins, tuple(m for m in heap_moves(heaps, rule) if not search.wins(heaps_after(heaps, m)))
     values = grundy_sequence(rule, max(heaps, default=0) + 1)

@@ -21,7 +21,7 @@ from operator import xor
 from core.game import Side
 from core.impartial import HeapGameState, HeapMove, HeapRule, format_heaps, heap_moves, heaps_after
 from solvers.grundy import GrundyTable, SearchTooLargeError
-from solvers.grundy import _Search as Search  # the solver's exact search: wins and remoteness of any position
+from solvers.grundy import PositionSearch as Search  # the exact search: wins and remoteness of any position
 from solvers.lines import GameLine, LineStep, LineTooLongError, game_line
 
 __all__ = ["SEARCH_LIMIT", "nim_line"]
