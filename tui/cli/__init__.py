@@ -32,7 +32,7 @@ import argparse  # noqa: E402 (the handler above must be in place first)
 import os  # noqa: E402
 from collections.abc import Callable, Sequence  # noqa: E402
 
-from tui.cli import analyse, arena, catalogue, connect, learn, play, replay, solve  # noqa: E402
+from tui.cli import analyse, arena, catalogue, connect, learn, play, replay, review, solve  # noqa: E402
 from tui.cli.common import Parser, display_options, open_app  # noqa: E402
 
 if _guarded:
@@ -53,6 +53,7 @@ examples:
   nashplay learn footstep --rule reward      a learning curve against the random player
   nashplay arena geister --players ismcts,chototsu --games 20
   nashplay replay game.ngr                   step through a saved record
+  nashplay review game.ngr --time 0.5        judge every move of a record (best, inaccuracy, mistake, blunder)
   nashplay connect --port 10001              play a game on a Geister contest server (as the second player)
   nashplay list                              every game and player
   nashplay --ascii --theme nashplay-colourblind
@@ -73,6 +74,7 @@ HANDLERS: dict[str, Handler] = {
     "arena": arena.run,
     "connect": connect.run,
     "replay": replay.run,
+    "review": review.run,
     "list": catalogue.run,
 }
 
@@ -95,6 +97,7 @@ def build_parser() -> argparse.ArgumentParser:
     arena.add_command(commands)
     connect.add_command(commands, parents=[display])
     replay.add_command(commands, parents=[display])
+    review.add_command(commands)
     catalogue.add_command(commands)
     return parser
 

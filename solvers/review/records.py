@@ -1,0 +1,85 @@
+"""``review_record``: a game record's review, by the judge of its game (``solvers.review``'s modules, one a game).
+
+The record is replayed first (``Record.replay_states``: a damaged record is refused before any judging), then each
+move is judged from its mover's point of view. ``progress(done, total)`` is told after each entry (and once at the
+start, with 0 done); ``should_stop()`` is asked between entries, and between the reports of Geister's search, and
+``ReviewCancelled`` ends the review when it says so. A module-level function of plain arguments: it pickles, so the
+app can run it in another process.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from core.errors import RecordError
+from core.games import GAME_TYPES
+from core.record import Record
+from solvers.review import Review
+
+__all__ = ["DEFAULT_TIME", "ReviewCancelled", "entries_of", "review_record"]
+
+#: Seconds Geister's search spends on each move unless told otherwise.
+DEFAULT_TIME = 0.1
+
+
+class ReviewCancelled(Exception):  # noqa: N818 (the name the app and the screens code against)
+    """The caller's ``should_stop`` asked the review to end."""
+
+
+def entries_of(record: Record) -> int:
+    """How many entries the review of ``record`` has: one a move, two a round in a simultaneous game."""
+    return len(record.moves) * (2 if record.game_kind == "simultaneous" else 1)
+
+
+def review_record(
+    record: Record,
+    *,
+    time: float | None = None,
+    depth: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    should_stop: Callable[[], bool] | None = None,
+    seed: int = 0,
+) -> Review:
+    """Every move of ``record`` judged for its mover (see ``solvers.review``). Geister's moves get the strongest
+    search for ``time`` seconds each (``DEFAULT_TIME``), or to a fixed ``depth`` (the same review on any machine),
+    its tie-breaks drawn from ``seed``; the solved games ignore the three. Raises ``RecordError`` for a record that
+    does not replay and ``ReviewCancelled`` when ``should_stop`` says so."""
+    name = record.tags.get("Game", "")
+    game = GAME_TYPES.get(name)
+    if game is None:
+        raise RecordError(f"no game called {name[:40]!r}: expected one of {', '.join(GAME_TYPES)}")
+    states = record.replay_states()
+    total = entries_of(record)
+    done = 0
+
+    def tick(finished: bool) -> None:
+        nonlocal done
+        if finished:
+            done += 1
+            if progress is not None:
+                progress(done, total)
+        if should_stop is not None and should_stop():
+            raise ReviewCancelled(f"review stopped after {done} of {total} moves")
+
+    tick(False)
+    if progress is not None:
+        progress(0, total)
+    if game.family == "nim":
+        from solvers.review import nim
+
+        return nim.review(record, states, tick)
+    if game.family == "tcg":
+        from solvers.review import tcg
+
+        return tcg.review(record, states, tick)
+    if game.family == "footstep":
+        from solvers.review import footstep
+
+        return footstep.review(record, states, tick)
+    if name == "geister":
+        from solvers.review import geister
+
+        return geister.review(record, states, tick, time=time, depth=depth, seed=seed)
+    from solvers.review import mini_geister
+
+    return mini_geister.review(record, states, tick)

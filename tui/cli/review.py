@@ -1,0 +1,255 @@
+"""``nashplay review FILE``: a game record's review, every move judged from its mover's point of view.
+
+Exact where the game is solved (Nim by Grundy values, TCG and Footstep by the equilibrium, Mini-Geister by its
+tables), Geister by the strongest search at ``--time`` seconds a move (or to a fixed ``--depth``), with a progress bar
+on a terminal. The output is a table of the moves (value before and after, the best moves, the verdict with its mark)
+and each player's summary, or with ``--json`` exactly one JSON object (``Review.to_json``, with the span of values).
+
+Nothing heavy is imported here: the judges (numpy, the solvers, the compiled search) load once the record is read,
+so ``--help`` and argument errors answer at once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import textwrap
+from typing import TYPE_CHECKING, NoReturn
+
+from core.errors import NotationError
+from core.games import GAME_TYPES
+from core.record import Record
+from solvers.review import MARKS, THRESHOLDS, VERDICTS
+from solvers.review.records import DEFAULT_TIME
+from tui.cli.common import plural, real_number, whole_number
+from tui.config import FOOTSTEP_MAX_K, FOOTSTEP_MAX_N, TCG_APP_MAX_N, THINK_TIME_RANGE
+
+if TYPE_CHECKING:
+    from solvers.review import MoveReview, Review
+
+#: The deepest fixed-depth search, as ``nashplay analyse``'s (a fixed depth is searched without time slices, so
+#: Ctrl-C waits for the iteration in hand: depth 10 takes about 2 s from the opening, each ply about 4 times more).
+MAX_DEPTH = 10
+#: Best moves shown in a row of the table (``--json`` lists them all).
+SHOWN_BEST = 3
+#: Width of the progress bar, in characters.
+BAR = 30
+
+EXAMPLES = """\
+examples:
+  nashplay review game-0001.ngr                    every move judged (Geister: 0.1 s of search a move)
+  nashplay review game-0001.ngr --time 1           a deeper look: 1 s a move
+  nashplay review game-0001.ngr --depth 4 --json   the same review on any machine, as one JSON object
+"""
+
+
+def _verdict_help() -> str:
+    marks = ", ".join(f"{name} {MARKS[name]} from {THRESHOLDS[name]:.0%}" for name in VERDICTS if name in THRESHOLDS)
+    return (
+        "Each move is judged for its mover: its value before the move, the value of the move played, and the best "
+        "moves. A move's loss is (best value - value after) / the range of values (1 for Geister's chances, 2 for "
+        "outcomes and TCG's payoff, 4 for Footstep's points); the verdict: best (one of the best moves, or a loss "
+        f"below {THRESHOLDS['inaccuracy']:.0%}), {marks} of the range. Accuracy: 100 less the average loss in percent."
+    )
+
+
+def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    review = commands.add_parser(
+        "review",
+        help="judge every move of a game record (--json for scripts)",
+        description=textwrap.fill(
+            "A game record's review. Nim is judged by Grundy values, TCG and Footstep by the exact equilibrium (each "
+            "player's action against the opponent's equilibrium mix, two entries a round), Mini-Geister by its "
+            "solved tables (and with every colour known where the record reveals them), Geister by the strongest "
+            "search from the mover's own view.",
+            100,
+        )
+        + "\n\n"
+        + textwrap.fill(_verdict_help(), 100),
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    review.add_argument("file", help="a record file (.ngr), as the app and nashplay arena --save write them")
+    low, high = THINK_TIME_RANGE
+    review.add_argument(
+        "--time",
+        type=real_number(low, high, "seconds"),
+        help=f"Geister: seconds of search a move, {low:g} to {high:g} (default {DEFAULT_TIME:g})",
+    )
+    review.add_argument(
+        "--depth",
+        type=whole_number(1, MAX_DEPTH),
+        help=f"Geister: search each move to this depth instead, 1..{MAX_DEPTH}: the same review on any machine",
+    )
+    review.add_argument("--json", action="store_true", help="exactly one JSON object (Review.to_json)")
+
+
+def _fail(parser: argparse.ArgumentParser, message: str) -> NoReturn:
+    parser.exit(2, f"nashplay review: error: {message}\n")
+
+
+def record_too_large(record: Record) -> str | None:
+    """Why the record's game is beyond what the review solves (the app's bounds), or ``None``: a record's tags are
+    read before anything is solved, so that a hostile file cannot ask for a table of a million states."""
+    game = GAME_TYPES.get(record.tags.get("Game", ""))
+    if game is None:
+        return None  # replaying the record says what is wrong
+    try:
+        state = record.new_state()
+    except NotationError as error:
+        return str(error)
+    n, k = getattr(state, "n", None), getattr(state, "k", None)
+    if game.family == "tcg" and isinstance(n, int) and n > TCG_APP_MAX_N:
+        return f"the record's TCG has n = {n}: the review solves n up to {TCG_APP_MAX_N}"
+    too_many = (isinstance(n, int) and n > FOOTSTEP_MAX_N) or (isinstance(k, int) and k > FOOTSTEP_MAX_K)
+    if game.family == "footstep" and too_many:
+        return (
+            f"the record's Footstep has n = {n}, k = {k}: the review solves n up to {FOOTSTEP_MAX_N}, "
+            f"k up to {FOOTSTEP_MAX_K}"
+        )
+    if game.family == "nim":
+        return _nim_too_large(state)
+    return None
+
+
+def _nim_too_large(state: object) -> str | None:
+    from core.impartial import HeapGameState
+    from tui.cli.solve.nim import MAX_HEAP, MAX_HEAPS, MAX_TAKE, longest_sequence
+
+    assert isinstance(state, HeapGameState)
+    heaps, rule = state.heaps, state.rule
+    if len(heaps) > MAX_HEAPS:
+        return f"the record's Nim has {len(heaps):,} heaps: the review takes at most {MAX_HEAPS}"
+    largest, why = longest_sequence(rule)
+    largest = min(MAX_HEAP, largest)
+    if max(heaps, default=0) > largest:
+        return f"the record's Nim has a heap of {max(heaps):,} stones: at most {largest:,}{why}"
+    from solvers.grundy import max_take  # numpy: only once the record is read
+
+    if (max_take(rule) or 0) > MAX_TAKE:
+        return f"the record's {rule} takes more than {MAX_TAKE:,} stones at once"
+    return None
+
+
+def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    if args.time is not None and args.depth is not None:
+        _fail(parser, "give --time or --depth, not both")
+    try:
+        record = Record.load(args.file)
+    except (NotationError, OSError) as error:
+        _fail(parser, str(error))
+    name = record.tags.get("Game", "")
+    searched = name == "geister"
+    if not searched and (args.time is not None or args.depth is not None):
+        option = "--time" if args.time is not None else "--depth"
+        _fail(parser, f"{option} is for Geister's search; a {name[:40]} record is judged exactly")
+    too_large = record_too_large(record)
+    if too_large is not None:
+        _fail(parser, f"{args.file}: {too_large}")
+    from solvers.review.records import review_record
+
+    progress = _Progress(searched) if sys.stderr.isatty() else None
+    try:
+        review = review_record(record, time=args.time, depth=args.depth, progress=progress)
+    except ValueError as error:  # RecordError: the moves do not replay; a solver's limit (an exact search too large)
+        _clear(progress)
+        _fail(parser, f"{args.file}: {error}")
+    except KeyboardInterrupt:
+        _clear(progress)
+        raise
+    _clear(progress)
+    if args.json:
+        data = review.to_json()
+        # The span goes beside the scale, so that a script can turn a loss into a share of the range.
+        head = {key: data.pop(key) for key in ("game", "players", "plies", "engine", "scale")}
+        print(json.dumps({**head, "span": review.span, **data}))
+    else:
+        print("\n".join(render(review, args.file, record.result)))
+    return 0
+
+
+# --------------------------------------------------------------------------------------------------- progress
+
+
+class _Progress:
+    """A progress bar on stderr (a terminal only): ``reviewing: [#####-----] 12/100 plies``."""
+
+    def __init__(self, searched: bool) -> None:
+        self.searched = searched
+        self.shown = False
+
+    def __call__(self, done: int, total: int) -> None:
+        filled = BAR * done // total if total else BAR
+        text = f"reviewing: [{'#' * filled}{'-' * (BAR - filled)}] {done}/{total} moves"
+        print(f"\r{text}", end="", file=sys.stderr, flush=True)
+        self.shown = True
+
+
+def _clear(progress: _Progress | None) -> None:
+    if progress is not None and progress.shown:
+        print("\r" + " " * (BAR + 40) + "\r", end="", file=sys.stderr, flush=True)
+
+
+# --------------------------------------------------------------------------------------------------- the text
+
+
+def _value(value: float | None, scale: str) -> str:
+    if value is None:
+        return "-"
+    if scale == "chance":
+        return f"{value:.1%}"
+    if scale == "expected":
+        return f"{value:+.3f}"
+    return f"{value:+.0f}" if round(value) else "0"
+
+
+def _best(move: MoveReview) -> str:
+    shown = ", ".join(move.best[:SHOWN_BEST])
+    more = len(move.best) - SHOWN_BEST
+    return shown + (f" (+{more})" if more > 0 else "")
+
+
+def _verdict(move: MoveReview) -> str:
+    if move.verdict is None:
+        return "-"
+    mark = MARKS[move.verdict]
+    return f"{move.verdict} {mark}" if mark else move.verdict
+
+
+NOUNS = {"best": "best", "inaccuracy": "inaccuracies"}
+MEANINGS = {"chance": "chance to win", "outcome": "outcome (+1 / 0 / -1)", "expected": "expected payoff"}
+
+
+def render(review: Review, source: str, result: str) -> list[str]:
+    """The review in lines a person reads: what was judged and how, a row per move, each player's summary, and what
+    the verdicts mean."""
+    game = GAME_TYPES[review.game]
+    unit = "round" if game.kind == "simultaneous" else "ply"
+    players = review.players
+    lines = [
+        f"Review of {source}: {game.title}, {players['1']} (player 1) vs {players['2']} (player 2), "
+        f"{plural(review.plies, unit, 'plies' if unit == 'ply' else 'rounds')}, result {result}",
+        f"Judged by {review.engine}; values: each mover's {MEANINGS.get(review.scale, review.scale)}",
+        "",
+        f"{unit:>5}  {'player':<6}  {'move':<8} {'before':>7} -> {'after':<7}  {'best':<26} verdict",
+    ]
+    for move in review.moves:
+        row = (
+            f"{move.ply:>5}  {move.player:<6}  {move.move:<8} {_value(move.value_before, review.scale):>7} -> "
+            f"{_value(move.value_after, review.scale):<7}  {_best(move):<26} {_verdict(move)}"
+        )
+        if move.note:
+            row += f"  ({move.note})"
+        lines.append(row.rstrip())
+    lines += ["", "Summary"]
+    for number, counts in review.summary().items():
+        words = ", ".join(plural(counts[name], name, NOUNS.get(name)) for name in VERDICTS)
+        accuracy = "-" if counts["accuracy"] is None else f"{counts['accuracy']:.1f}%"
+        unjudged = sum(1 for m in review.moves if str(m.player) == number) - counts["judged"]
+        skipped = f"; {unjudged} not judged" if unjudged else ""
+        lines.append(
+            f"  player {number} ({players[number]}): {words} of {counts['judged']} judged{skipped}; accuracy {accuracy}"
+        )
+    lines += ["", *textwrap.wrap(_verdict_help(), 100)]
+    return lines
