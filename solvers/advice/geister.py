@@ -195,7 +195,9 @@ def advise(view: GeisterView, report: SearchReport, engine: str) -> Advice:
         final=report.final,
         details=details,
         blue=tuple((str(square), chance) for square, chance in report.blue),
-        extra={"depth": report.depth, "nodes": report.nodes},
+        # The search's own values (thousandths of a blue piece, or proven results): the chances above are calibrated
+        # but coarse (they read mostly the pieces left), so the review ranks moves by these.
+        extra={"depth": report.depth, "nodes": report.nodes, "scores": {str(m): value for m, value in report.moves}},
     )
 
 

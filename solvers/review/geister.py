@@ -9,9 +9,11 @@ each move its own generator seeded from the review's seed and the ply, so a fixe
 machine and a side's entries depend on nothing the other side hid.
 
 Values are the mover's chance to win (0..1, span 1), as the advice gives them: the position's before the move, and the
-move played's from the same search's list. The best moves are those within ``TIE`` of the top chance, and the
-search's own suggestion. A move the search gave no value (a capture held back because it may take the last red, which
-the search values only if every other move is as bad) is not judged, and the note says so.
+move played's from the same search's list; the loss and the verdict come from them. The best moves are ranked by the
+search's own values, finer than the chances (which read mostly the pieces left, so that most quiet moves share
+one): those within ``SCORE_TIE`` of the top one, and the search's own suggestion. A move the search gave no value
+(a capture held back because it may take the last red, which the search values only if every other move is as
+bad) is not judged, and the note says so.
 """
 
 from __future__ import annotations
@@ -37,6 +39,8 @@ __all__ = ["SPAN", "TIE", "review"]
 SPAN = 1.0
 #: Moves whose chance is within this of the top one are among the best: the chance model cannot tell them apart.
 TIE = 0.005
+#: Search values (thousandths of a blue piece) this close to the top one are among the best moves.
+SCORE_TIE = 10
 #: How often (seconds) a timed search comes back to Python: the cancel and Ctrl-C are heard that often.
 SLICE_SECONDS = 0.25
 
@@ -115,6 +119,12 @@ def _entry(ply: int, before: GeisterState, move: str, player: Any, limit: Limit,
             best=[advice.best],
             extra=extra,
         )
+    scores: dict[str, int] = advice.extra.get("scores", {})
+    best = [advice.best] if advice.best else []
+    if scores:  # ranked by the search's values; a proven result or an escape (not searched) by its chance
+        top = max(scores.values())
+        best += [m for m, score in scores.items() if score >= top - SCORE_TIE]
+        best += [line.move for line in advice.moves if line.result == "win" and line.plies == 1]
     return judged(
         ply=ply,
         player=mover.number,
@@ -123,7 +133,7 @@ def _entry(ply: int, before: GeisterState, move: str, player: Any, limit: Limit,
         before=before_value,
         values=values,
         span=SPAN,
-        tie=TIE,
-        best=[advice.best] if advice.best else [],
+        tie=None if scores else TIE,
+        best=best,
         extra=extra,
     )

@@ -38,7 +38,7 @@ def judged(
     before: float,
     values: Mapping[str, float],
     span: float,
-    tie: float = 1e-9,
+    tie: float | None = 1e-9,
     best: Sequence[str] = (),
     note: str = "",
     extra: dict[str, Any] | None = None,
@@ -46,12 +46,14 @@ def judged(
     """The entry of ``move`` (which ``values`` must value) from the values of the moves the judge could value.
 
     ``best`` adds moves to the best ones (the search's own suggestion, say); otherwise the best are the moves within
-    ``tie`` of the top value. The loss is measured from the top value; when that is not ``before`` (a value the
-    position promised that no legal move keeps, or a search whose suggestion is not its top value) it is kept in
-    ``extra["best_value"]``, where ``Review.loss`` reads it.
+    ``tie`` of the top value (``tie=None``: ``best`` alone names them, ranked by something finer than ``values``).
+    The loss is measured from the top value; when that is not ``before`` (a value the position promised that no
+    legal move keeps, or a search whose suggestion is not its top value) it is kept in ``extra["best_value"]``,
+    where ``Review.loss`` reads it.
     """
     top = max(values.values())
-    chosen = tuple(dict.fromkeys([*(m for m, v in values.items() if v >= top - tie), *best]))
+    near = [] if tie is None else [m for m, v in values.items() if v >= top - tie]
+    chosen = tuple(dict.fromkeys([*near, *best]))
     after = values[move]
     loss = max(0.0, (top - after) / span) if span else 0.0
     data = dict(extra or {})
