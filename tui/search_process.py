@@ -13,6 +13,7 @@ The functions run in the child are module-level (picklable by name) and import n
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import random
 import sys
@@ -22,6 +23,7 @@ from collections.abc import Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from multiprocessing import get_context
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from core.geister import GeisterView, Setup
@@ -33,6 +35,7 @@ from solvers.players import Limit
 if TYPE_CHECKING:
     from solvers.advice import Advice
     from solvers.purple import SearchReport
+    from solvers.review import Review
     from solvers.tablebase import Judgement
 
 
@@ -210,3 +213,29 @@ class RemotePlayer:
         future = self.process.submit(choose_in_child, self.name, self.game, view, seconds, rng.randrange(2**31))
         action: Setup | Move = future.result(timeout=seconds * 4 + 30)
         return action
+
+
+# ---------------------------------------------------------------------------------------------- reviews
+
+
+def _write_progress(path: str, done: int, total: int) -> None:
+    """Say how far a review is, in one write the app never reads half of."""
+    partial = f"{path}.part"
+    Path(partial).write_text(f"{done} {total}")
+    os.replace(partial, path)
+
+
+def review_in_child(record_text: str, depth: int | None, seconds: float | None, folder: str) -> Review:
+    """Run in a review's process (``tui.screens.review``): the review of the record (``solvers.review``), its
+    progress in ``folder/progress``, stopped when ``folder/stop`` appears (files: the process shares no memory with
+    the app, and a file is all either side needs)."""
+    from core.record import Record
+    from solvers.review.records import review_record
+
+    return review_record(
+        Record.parse(record_text),
+        time=seconds,
+        depth=depth,
+        progress=functools.partial(_write_progress, os.path.join(folder, "progress")),
+        should_stop=functools.partial(os.path.exists, os.path.join(folder, "stop")),
+    )

@@ -20,7 +20,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-__all__ = ["THRESHOLDS", "VERDICTS", "MoveReview", "Review", "Verdict", "verdict_of"]
+__all__ = ["DEFAULT_TIME", "THRESHOLDS", "VERDICTS", "MoveReview", "Review", "Verdict", "verdict_of"]
+
+#: Geister's search time a move (seconds) when a review is asked for without a budget.
+DEFAULT_TIME = 0.1
 
 Verdict = Literal["best", "inaccuracy", "mistake", "blunder"]
 VERDICTS: tuple[Verdict, ...] = ("best", "inaccuracy", "mistake", "blunder")

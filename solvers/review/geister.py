@@ -26,9 +26,8 @@ from core.geister import Colour, GeisterState
 from core.notation import Move
 from core.record import Record
 from solvers.players import Limit
-from solvers.review import MoveReview, Review
+from solvers.review import DEFAULT_TIME, MoveReview, Review
 from solvers.review.judging import Tick, judged, players_of, unjudged
-from solvers.review.records import DEFAULT_TIME
 
 if TYPE_CHECKING:
     from solvers.advice import Advice

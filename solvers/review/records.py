@@ -14,12 +14,11 @@ from collections.abc import Callable
 from core.errors import RecordError
 from core.games import GAME_TYPES
 from core.record import Record
-from solvers.review import Review
+from solvers.review import DEFAULT_TIME, Review
 
 __all__ = ["DEFAULT_TIME", "ReviewCancelled", "entries_of", "review_record"]
 
 #: Seconds Geister's search spends on each move unless told otherwise.
-DEFAULT_TIME = 0.1
 
 
 class ReviewCancelled(Exception):  # noqa: N818 (the name the app and the screens code against)

@@ -20,6 +20,7 @@ from textual.widgets import Header, Static
 from core.game import Side
 from core.geister import GeisterState, GeisterView, Piece
 from core.record import Record
+from tui.messages import OpenReview
 from tui.screens.base import NashplayScreen
 from tui.widgets.board import Board
 from tui.widgets.footer import NashplayFooter
@@ -63,7 +64,9 @@ class ReplayScreen(NashplayScreen):
         Binding("space,p", "toggle_play", "Play/pause"),
         Binding("plus,equals_sign", "speed(1)", "Faster"),
         Binding("minus", "speed(-1)", "Slower"),
-        Binding("f", "flip", "Flip"),
+        # Said in the status panel: at 80 columns the footer has room for the review's key but not for this one.
+        Binding("f", "flip", "Flip", show=False),
+        Binding("v", "review", "Review"),
         Binding("escape", "close", "Close"),
     ]
 
@@ -76,6 +79,7 @@ class ReplayScreen(NashplayScreen):
         ("Faster", "Play back faster", "speed(1)"),
         ("Slower", "Play back slower", "speed(-1)"),
         ("Flip board", "Turn the board around", "flip"),
+        ("Review the game", "Every move judged, a value graph and a summary (v)", "review"),
         ("Close the replay", "Back to where you were", "close"),
     ]
 
@@ -150,7 +154,7 @@ class ReplayScreen(NashplayScreen):
             f"{'Playing' if self.playing else 'Paused'}, {SPEEDS[self.speed_index]:g} s per move\n", style="dim"
         )
         text.append(f"Position: {view.position()}\n", style="dim")
-        text.append("left/right: step; Home/End: the ends", style="dim")
+        text.append("left/right: step; Home/End: the ends; f: flip", style="dim")
         self.query_one("#status", Static).update(text)
 
     def watch_ply(self) -> None:
@@ -198,6 +202,19 @@ class ReplayScreen(NashplayScreen):
     def action_flip(self) -> None:
         board = self.query_one("#board", Board)
         board.flipped = not board.flipped
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # A private replay is of a game still in progress: its review would judge the opponent's moves from the
+        # opponent's own view, showing the colours the user may not know yet.
+        if action == "review":
+            return not self.private
+        return True
+
+    def action_review(self) -> None:
+        if self.private:
+            return
+        self.playing = False
+        self.post_message(OpenReview(self.record, self.replay_title))
 
     def action_close(self) -> None:
         if len(self.app.screen_stack) > 2:

@@ -1,0 +1,233 @@
+"""The replay viewer of TCG, Footstep and heap-game records: step through the states, read each move's comment.
+
+The Geister family has its own viewer (``replay``: a board); this one shows the other games' states with their own
+widgets (``GameStateView``: the heaps, Footstep's track, TCG's points), the record's moves or rounds one a line with
+the current one marked and their comments (solved lines put mixes, values and countdowns there), and the result.
+``v`` asks for the review of the record (``OpenReview``). It replays the record on fresh states
+(``Record.replay_states``) and never touches a game in progress.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.reactive import reactive
+from textual.timer import Timer
+from textual.widgets import Header, Static
+
+from core.games import GAME_TYPES
+from core.record import Record
+from tui.messages import OpenReview
+from tui.screens.base import NashplayScreen
+from tui.widgets.footer import NashplayFooter
+from tui.widgets.game_state import GameStateView, describe_move
+from tui.widgets.ply_list import PlyList
+
+#: Seconds per move while playing.
+PLAY_SECONDS = 1.0
+
+
+class RecordViewerScreen(NashplayScreen):
+    """Step through a TCG, Footstep or heap-game record (``record.replay_states()``)."""
+
+    CSS_PATH = "record_viewer.tcss"
+    SHRINK_BELOW = (100, 30)
+    AUTO_FOCUS = "#viewer-moves"
+
+    BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
+        # The status panel says how to step (the footer's room at 80 columns goes to the other keys).
+        Binding("right,l", "step(1)", "Next", show=False),
+        Binding("left,h", "step(-1)", "Back", show=False),
+        Binding("home", "jump(0)", "Start", show=False),
+        Binding("end", "jump(-1)", "End", show=False),
+        Binding("space,p", "toggle_play", "Play/pause"),
+        Binding("v", "review", "Review"),
+        Binding("escape", "close", "Close"),
+    ]
+
+    PALETTE: ClassVar[list[tuple[str, str, str]]] = [
+        ("Next move", "Show the state after the next move (right)", "step(1)"),
+        ("Previous move", "Show the state before this move (left)", "step(-1)"),
+        ("Go to the start", "Show the first state (Home)", "jump(0)"),
+        ("Go to the end", "Show the last state (End)", "jump(-1)"),
+        ("Play / pause", "Step through the game automatically (space)", "toggle_play"),
+        ("Review the game", "Every move judged, a value graph and a summary (v)", "review"),
+        ("Close the replay", "Back to where you were (Esc)", "close"),
+    ]
+
+    ply: reactive[int] = reactive(0)
+    playing: reactive[bool] = reactive(False)
+
+    def __init__(self, record: Record, title: str | None = None) -> None:
+        """Raises ``RecordError`` (a ``ValueError``) for a record that does not replay."""
+        super().__init__()
+        self.record = record
+        self.states: list[Any] = record.replay_states()
+        self.replay_title = title
+        self.game_name = record.tags.get("Game")
+        self.simultaneous = record.game_kind == "simultaneous"
+        self._timer: Timer | None = None
+
+    @property
+    def last_ply(self) -> int:
+        return len(self.states) - 1
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="viewer-main"):
+            with Vertical(id="viewer-left"):
+                yield Static(id="viewer-status", classes="one-line")
+                yield GameStateView(id="viewer-state", ascii_mode=self.nashplay.ascii_mode)
+                yield Static(id="viewer-keys", classes="hint one-line")
+            with Vertical(id="viewer-side"):
+                yield PlyList(id="viewer-moves")
+        yield Static(id="message")
+        yield NashplayFooter()
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        tags = self.record.tags
+        game = GAME_TYPES.get(tags.get("Game", ""))
+        name = game.title if game is not None else tags.get("Game", "?")
+        title = self.replay_title or f"Replay: {name}"
+        players = f"{tags.get('Player1', '?')} vs {tags.get('Player2', '?')}"
+        short = title.split(": ")[0] if ": " in title and not title.startswith("Replay: ") else title
+        result = f"result {self.record.result}"
+        self.set_titles((title, f"{players}, {result}"), (title, players), (title, result), (title, ""), (short, ""))
+        moves = self.query_one("#viewer-moves", PlyList)
+        moves.border_title = "Rounds" if self.simultaneous else "Moves"
+        start = self.states[0]
+        what = "round" if self.simultaneous else "move"
+        lines = [Text(f"{'':>4} start {_state_text(start)}", end="")]
+        comments: list[str | None] = [None]
+        for index, recorded in enumerate(self.record.moves):
+            if self.simultaneous:
+                label = f"{index + 1:>4}. {recorded.text}"
+            else:
+                mover = _mover(self.states[index])
+                label = f"{index + 1:>4}. P{mover} {recorded.text}"
+            lines.append(Text(label, end=""))
+            comments.append(recorded.comment)
+        moves.empty_text = f"no {what}s"
+        moves.set_lines(lines, comments)
+        self._timer = self.set_interval(PLAY_SECONDS, self._tick, pause=True)
+        self._show()
+
+    def size_changed(self) -> None:
+        if self.is_mounted:
+            self._show()
+
+    # ---- showing
+
+    def _show(self) -> None:
+        state = self.states[self.ply]
+        following = self.record.moves[self.ply].text if self.ply < self.last_ply else None
+        # A heap game's next move is drawn on the heaps (the stones it takes); a round is named in the status.
+        self.query_one("#viewer-state", GameStateView).show(state, following if not self.simultaneous else None)
+        self.query_one("#viewer-moves", PlyList).index = self.ply
+        self.query_one("#viewer-status", Static).update(self._status(state))
+        keys = "left/right: step; Home/End: the ends; space: play; v: review"
+        if self.compact:
+            keys = "left/right: step; Home/End; v: review"
+        self.query_one("#viewer-keys", Static).update(keys)
+
+    def _status(self, state: Any) -> Text:
+        what = "Round" if self.simultaneous else "Ply"
+        width = max(20, self._left_width())
+        text = Text(end="")
+        text.append(f"{what} {self.ply} of {self.last_ply}", style="bold")
+        text.append(f"   {'playing' if self.playing else 'paused'}", style="dim")
+        if self.ply:
+            recorded = self.record.moves[self.ply - 1]
+            previous = self.states[self.ply - 1]
+            what = "round" if self.simultaneous else "move"
+            said = f"Last {what}: {recorded.text} ({describe_move(previous, recorded.text)})"
+            text.append("\n" + "\n".join(textwrap.wrap(said, width)))
+            if recorded.comment:
+                comment = textwrap.wrap(recorded.comment, width)
+                shown = comment[: 2 if self.compact else 4]
+                if len(comment) > len(shown):
+                    shown[-1] = shown[-1][: max(0, width - 4)] + " ..."
+                text.append("\n" + "\n".join(shown), style="italic")
+        outcome = state.outcome()
+        if outcome is not None:
+            text.append("\n" + "\n".join(textwrap.wrap(f"Game over: {outcome}", width)), style="bold")
+        elif self.ply == self.last_ply:
+            text.append(f"\nEnd of the record (result {self.record.result})")
+        elif self.ply < self.last_ply:
+            following = self.record.moves[self.ply].text
+            said = f"Next: {following} ({describe_move(state, following)})"
+            text.append("\n" + "\n".join(textwrap.wrap(said, width)), style="dim")
+        return text
+
+    def _left_width(self) -> int:
+        """Columns of the left part's text: the screen less the move list and the paddings."""
+        side = 30 if self.compact else 40
+        return self.app.size.width - side - (4 if self.compact else 6)
+
+    # ---- stepping
+
+    def watch_ply(self) -> None:
+        if self.is_mounted:
+            self._show()
+
+    def watch_playing(self, playing: bool) -> None:
+        if self._timer is None:
+            return
+        if playing:
+            self._timer.resume()
+        else:
+            self._timer.pause()
+        self._show()
+
+    def _tick(self) -> None:
+        if self.ply >= self.last_ply:
+            self.playing = False
+            return
+        self.ply += 1
+
+    def action_step(self, delta: int) -> None:
+        self.playing = False
+        self.ply = max(0, min(self.last_ply, self.ply + delta))
+
+    def action_jump(self, where: int) -> None:
+        self.playing = False
+        self.ply = self.last_ply if where < 0 else 0
+
+    def action_toggle_play(self) -> None:
+        if not self.playing and self.ply >= self.last_ply:
+            self.ply = 0
+        self.playing = not self.playing
+
+    @on(PlyList.Chosen, "#viewer-moves")
+    def _chosen(self, event: PlyList.Chosen) -> None:
+        event.stop()
+        self.playing = False
+        self.ply = event.index
+
+    def action_review(self) -> None:
+        self.playing = False
+        self.post_message(OpenReview(self.record, self.replay_title))
+
+    def action_close(self) -> None:
+        self.playing = False
+        if len(self.app.screen_stack) > 2:
+            self.app.pop_screen()
+        else:
+            self.app.exit()
+
+
+def _state_text(state: Any) -> str:
+    return str(getattr(state, "state_text", None) or getattr(state, "heaps_text", ""))
+
+
+def _mover(state: Any) -> int:
+    """Who moves in a turn-based ``state`` (1 or 2)."""
+    to_move = getattr(state, "to_move", None)
+    return int(getattr(to_move, "number", 1))
