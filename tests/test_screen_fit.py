@@ -13,6 +13,7 @@ from pilot_helpers import run
 from screen_text import assert_fits, non_ascii, screen_text
 from textual.containers import VerticalScroll
 from textual.pilot import Pilot
+from textual.screen import Screen
 from textual.worker import WorkerCancelled
 
 from core.game import Side
@@ -224,5 +225,213 @@ def test_every_help_page_is_told_in_ascii_in_ascii_mode() -> None:
                 source = app.screen.query_one(Markdown).source
                 assert source.isascii(), (topic, sorted({c for c in source if not c.isascii()}))
                 await app.pop_screen()
+
+    run(test)
+
+
+# ------------------------------------------------------------------------------------------------ record viewer, review
+
+
+def _viewer(name: str) -> Callable[[], Screen[None]]:
+    from test_record_viewer import game_record
+
+    from tui.screens.record_viewer import RecordViewerScreen
+
+    return lambda: RecordViewerScreen(game_record(name, seed=3, at_least=5), f"Replay: a game of {name}")
+
+
+def _review(name: str) -> Callable[[], Screen[None]]:
+    from test_record_viewer import game_record, geister_record
+
+    from tui.screens.review import ReviewScreen
+
+    def make() -> Screen[None]:
+        if name in ("geister", "mini-geister"):
+            record = geister_record(name, plies=10, seed=2)
+            return ReviewScreen(record, f"Replay: a game of {name}", depth=1)
+        return ReviewScreen(game_record(name, seed=3, at_least=5), f"Replay: a game of {name}")
+
+    return make
+
+
+#: name: (the screen, keys pressed once it has settled, lines that must be on it)
+RECORD_SCREENS: dict[str, tuple[Callable[[], Screen[None]], tuple[str, ...], tuple[str, ...]]] = {
+    "viewer-tcg": (_viewer("tcg"), ("right",), ("q Quit", "? Help", "v Review", "Round 1 of", "a comment")),
+    "viewer-footstep": (_viewer("footstep"), ("right", "right"), ("q Quit", "v Review", "Round 2 of", "goal")),
+    "viewer-nim": (_viewer("nim"), ("right",), ("q Quit", "v Review", "Ply 1 of", "Next:")),
+    "review-nim": (_review("nim"), ("down",), ("q Quit", "? Help", "accuracy", "Ply 2: P2 played", "Best (")),
+    "review-tcg": (_review("tcg"), ("down",), ("q Quit", "accuracy", "Round 1: P2 played", "The equilibrium plays it")),
+    "review-footstep": (_review("footstep"), ("end",), ("q Quit", "accuracy", "Best (", "by round")),
+    "review-mini-geister": (_review("mini-geister"), ("down",), ("q Quit", "accuracy", "Ply 2: P2 played")),
+    "review-geister": (_review("geister"), ("down", "down"), ("q Quit", "accuracy", "100%", "Best (")),
+}
+
+
+async def _open_record_screen(app: NashplayApp, pilot: Pilot[None], name: str) -> None:
+    make, pressed, _ = RECORD_SCREENS[name]
+    await pilot.pause()
+    screen = make()
+    await app.push_screen(screen)
+    # The review judges in the background (a Geister game in its own process): wait for it, however long it takes.
+    for _ in range(4800):
+        if getattr(screen, "phase", "done") != "running":
+            break
+        await pilot.pause(0.05)
+    assert getattr(screen, "phase", "done") == "done", getattr(screen, "problem", "")
+    await settle(app, pilot)
+    for key in pressed:
+        await pilot.press(key)
+    await pilot.pause()
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+@pytest.mark.parametrize("name", list(RECORD_SCREENS))
+def test_the_record_viewer_and_the_review_fit_and_draw_only_ascii(name: str, size: tuple[int, int]) -> None:
+    async def test() -> None:
+        app = NashplayApp(ascii_mode=True, ai_delay=0)
+        async with app.run_test(size=size) as pilot:
+            await _open_record_screen(app, pilot, name)
+            text = assert_fits(app, *RECORD_SCREENS[name][2])
+            assert not non_ascii(text), f"\n{text}\nnot ASCII: {sorted(non_ascii(text))}"
+            await pilot.press("escape")
+            await pilot.pause()
+
+    run(test)
+
+
+@pytest.mark.parametrize("name", ["viewer-footstep", "review-tcg", "review-geister"])
+def test_the_record_viewer_and_the_review_fit_in_unicode_too(name: str) -> None:
+    async def test() -> None:
+        app = NashplayApp(ai_delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await _open_record_screen(app, pilot, name)
+            assert_fits(app, *RECORD_SCREENS[name][2])
+            await pilot.press("escape")
+            await pilot.pause()
+
+    run(test)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_the_review_fits_while_it_works_and_once_cancelled(size: tuple[int, int]) -> None:
+    """A depth no test waits for: the progress bar stays up until Esc cancels, which the screen then says."""
+    from test_record_viewer import geister_record
+
+    from tui.screens.review import ReviewScreen
+
+    async def test() -> None:
+        app = NashplayApp(ascii_mode=True, ai_delay=0)
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            screen = ReviewScreen(geister_record("geister", plies=10, seed=2), "Replay: a long think", depth=60)
+            await app.push_screen(screen)
+            for _ in range(4800):
+                if screen.progress[1]:
+                    break
+                await pilot.pause(0.05)
+            await pilot.pause()
+            text = assert_fits(app, "Reviewing [", "0/10 moves", "Esc cancels", "x Cancel", "q Quit")
+            assert not non_ascii(text)
+            await pilot.press("escape")
+            await pilot.pause()
+            text = assert_fits(app, "Review cancelled after 0 of 10 moves", "r Again", "q Quit")
+            assert not non_ascii(text)
+            await pilot.press("escape")
+            await pilot.pause()
+
+    run(test)
+
+
+# ---------------------------------------------------------------------------------------- recent games, game over
+
+
+def _recent_games(state: Path) -> None:
+    """A game of each kind for the recent games: a TCG game in progress, a finished Nim game, a damaged record."""
+    from core.impartial import HeapGameState, HeapMove
+    from core.tcg import TcgAction, TcgState
+    from tui.saves import SaveStore
+    from tui.session import game_record, secret_tags
+
+    store = SaveStore(state)
+    tcg = TcgState(3)
+    tcg.apply_joint((TcgAction.CHARGE, TcgAction.CHARGE))
+    slot = store.new_slot()
+    slot.save(game_record(tcg, Side.P1, "equilibrium", tags={"Mode": "versus"}), secret_tags(1))
+    slot.release()
+    nim = HeapGameState((3,))
+    nim.apply(HeapMove(0, 3))
+    store.keep_record(game_record(nim, Side.P1, "perfect", seed=1))
+    (store.records / ("a-damaged-record-with-a-long-name-" * 3 + ".ngr")).write_bytes(b"\xff not a record")
+
+
+async def _footstep_to_the_end(app: NashplayApp, pilot: Pilot[None]) -> None:
+    from tui.screens.footstep import FootstepScreen
+
+    await settle(app, pilot)
+    screen = app.screen
+    assert isinstance(screen, FootstepScreen)
+    while not screen.state.is_terminal():
+        assert screen.secret_bid is not None
+        points = screen.state.position.points(screen.human)
+        await pilot.press(*str(min(points, screen.secret_bid + 1)), "enter")
+        await settle(app, pilot)
+
+
+#: name: (start, state folder set-up, how to get to the screen, lines that must be on it)
+ENDED_AND_RECENT: dict[str, tuple[Callable[[], StartRequest], Callable[[Path], None], Drive, tuple[str, ...]]] = {
+    "recent": (
+        lambda: StartRequest(),
+        _recent_games,
+        keys("r"),
+        ("q Quit", "? Help", "v Review", "TCG n=3 vs equilibrium: in progress", "Nim vs perfect: you won", "damaged"),
+    ),
+    "recent-empty": (lambda: StartRequest(), lambda state: None, keys("r"), ("q Quit", "No games yet")),
+    # A game of any kind in progress: one line on the menu, with its state (when it was saved, where there is room).
+    "menu-resume": (lambda: StartRequest(), _recent_games, nothing, ("q Quit", "Resume: TCG n=3 vs equilibrium")),
+    "footstep-over": (
+        lambda: StartRequest.for_config(FootstepConfig(6, 1, "random", Side.P1, seed=3)),
+        lambda state: None,
+        _footstep_to_the_end,
+        ("q Quit", "? Help", "v Review", "m Rematch", "n: new game", "v: review"),
+    ),
+    "nim-over-vs-ai": (
+        lambda: StartRequest.for_config(NimConfig((1,), opponent="perfect", seed=1)),
+        lambda state: None,
+        keys("enter"),
+        ("q Quit", "? Help", "v Review", "m Rematch", "You win!"),
+    ),
+    "geister-over": (
+        lambda: StartRequest.for_config(
+            GeisterConfig("mini-geister", Side.P1, "chototsu", None, 3, position="B2u/4/1u2/1R2 1")
+        ),
+        lambda state: None,
+        keys("colon", *"a4-out", "enter"),
+        ("q Quit", "? Help", "v Review", "m Rematch", "You won!"),
+    ),
+    "tcg-over-advisor": (
+        lambda: TCG,
+        lambda state: None,
+        keys("a"),
+        ("q Quit", "? Help", "v Review", "m Rematch", "You win!", "r: new game"),
+    ),
+}
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+@pytest.mark.parametrize("name", list(ENDED_AND_RECENT))
+def test_the_recent_games_and_the_screens_of_a_finished_game_fit(
+    name: str, size: tuple[int, int], state_dir: Path
+) -> None:
+    """The recent games (long and damaged lines cut to the width), and every game screen once its game is over, with
+    the review and rematch keys in the footer."""
+    start, prepare, drive, lines = ENDED_AND_RECENT[name]
+    prepare(state_dir)
+
+    async def test() -> None:
+        app = NashplayApp(start(), ascii_mode=True, ai_delay=0)
+        async with app.run_test(size=size) as pilot:
+            await drive(app, pilot)
+            text = assert_fits(app, *lines)
+            assert not non_ascii(text), f"\n{text}\nnot ASCII: {sorted(non_ascii(text))}"
 
     run(test)

@@ -1,4 +1,5 @@
-"""The Textual app: themes, the saved games, the palette, and navigation.
+"""The Textual app: themes, the saved games (of every game: resume, the recent games, the last game), the palette,
+and navigation.
 
 The App owns navigation: screens post the messages of ``tui.messages`` and the App opens the screen they ask for,
 finding a game's screens in the game catalogue (``tui.games``) and importing them on first use, so that starting
@@ -33,13 +34,14 @@ from tui.messages import (
     OpenGame,
     OpenLearningCurves,
     OpenReplay,
+    OpenReview,
     ResumeGame,
     ShowMenu,
 )
-from tui.saves import SaveFolderError, SaveSlot, SaveStore, iter_descriptions
+from tui.saves import GameKeeper, RecentGame, SaveFolderError, SaveSlot, SaveStore, iter_descriptions
 from tui.screens.base import AppServices
 from tui.screens.menu import MenuScreen
-from tui.session import GameSession, resumable
+from tui.session import GameSession, check_resumable, resume_record
 from tui.storage import Settings, state_dir
 from tui.theme import ASCII, DEFAULT, PIECE_VARIABLES, THEMES, UNICODE
 
@@ -125,8 +127,8 @@ class NashplayApp(App[None]):
         self.initial_theme = theme_name
         #: Seconds an AI's reply waits at least, so the user sees their own move land first.
         self.ai_delay = ai_delay
-        #: The games in progress (the Geister family's), each saved after every move in a slot of its own and
-        #: offered for resume.
+        #: The games in progress (of every game), each saved after every move in a slot of its own and offered for
+        #: resume; the finished games' records (``records/``); the recent games.
         self.saves = saves or SaveStore(state_dir())
         #: Said once: the state folder cannot be written (games are not saved) or read.
         self.save_problem: str | None = None
@@ -222,7 +224,7 @@ class NashplayApp(App[None]):
             return
         for slot in slots:
             try:
-                resumable(slot.load())
+                check_resumable(slot.load())
             except Exception as error:
                 self._set_aside(slot, f"The saved game could not be read ({_first_line(error)}).")
         if isinstance(self.screen, MenuScreen) and self.screen.is_mounted:
@@ -281,8 +283,15 @@ class NashplayApp(App[None]):
             self.notify("That game is open in another nashplay: go on with it there.", severity="warning", timeout=8)
             self._refill_menu()
             return
+        arguments: tuple[object, ...]
         try:
-            session = GameSession.from_record(slot.load())
+            record = slot.load()
+            if record.is_geister:
+                session = GameSession.from_record(record)
+                game, arguments = session.config.variant, (session.config, session)
+            else:
+                resumed = resume_record(record)
+                game, arguments = resumed.game, (resumed.config, resumed.state)
         except Exception as error:
             self._set_aside(slot, f"The saved game could not be resumed ({_first_line(error)}).")
             self._refill_menu()
@@ -292,24 +301,58 @@ class NashplayApp(App[None]):
         except SaveFolderError as error:
             # Said now, not at the first move: the game is resumed all the same, from its save, which stays as it is.
             self.report_save_problem(f"{error}: the game goes on, but its new moves will not be saved.")
-        game_screen = load_screen(game_entry(session.config.variant).play_screen)
-        self._show(game_screen(session.config, session, slot=slot))
+        game_screen = load_screen(game_entry(game).play_screen)
+        self._show(game_screen(*arguments, slot=slot))
 
     def _refill_menu(self) -> None:
-        if isinstance(self.screen, MenuScreen):
-            self.screen.fill()
+        """The menu, or the recent games, list the saved games again (one was set aside, or is open elsewhere)."""
+        fill = getattr(self.screen, "fill", None)
+        if callable(fill) and self.screen.is_mounted:
+            fill()
 
     def open_replay(
         self, record: Record, viewer: Side = Side.P1, title: str | None = None, private: bool = False
     ) -> None:
-        """The replay viewer on ``record``; a record that does not replay is reported, and nothing else changes."""
-        replay_screen = load_screen("tui.screens.replay:ReplayScreen")
+        """The replay viewer on ``record`` (the Geister family's board, or the record viewer of the other games); a
+        record that does not replay is reported, and nothing else changes."""
         try:
-            screen = replay_screen(record, viewer, title, private=private)
+            if record.is_geister:
+                screen = load_screen("tui.screens.replay:ReplayScreen")(record, viewer, title, private=private)
+            else:
+                screen = load_screen("tui.screens.record_viewer:RecordViewerScreen")(record, title)
         except (NotationError, ValueError) as error:
-            self.notify(f"Cannot replay this record: {error}", severity="error", timeout=10)
+            self.notify(f"Cannot replay this record: {_first_line(error)}", severity="error", timeout=10)
             return
         self.push_screen(screen)
+
+    def open_review(self, record: Record, title: str | None = None) -> None:
+        """The review of ``record`` (every move judged); a record that cannot be reviewed is reported."""
+        try:
+            screen = load_screen("tui.screens.review:ReviewScreen")(record, title)
+        except (NotationError, ValueError) as error:
+            self.notify(f"Cannot review this record: {_first_line(error)}", severity="error", timeout=10)
+            return
+        self.push_screen(screen)
+
+    def open_recent(self, game: RecentGame) -> None:
+        """A game of the recent games: resumed if it is in progress, else its record in the replay viewer."""
+        if game.slot_id is not None:
+            self.resume_game(game.slot_id)
+            return
+        try:
+            record = game.load()
+        except (NotationError, OSError) as error:
+            self.notify(f"Cannot open {game.path.name}: {_first_line(error)}", severity="error", timeout=10)
+            return
+        self.open_replay(record, game.viewer(record), game.title)
+
+    def open_last_game(self) -> None:
+        """The most recent game that can be opened (resumed, or replayed when it is over)."""
+        last = next((game for game in self.saves.recent() if game.problem is None), None)
+        if last is None:
+            self.notify("No game to open yet: the games you play are kept, and listed in Recent games.", timeout=6)
+            return
+        self.open_recent(last)
 
     def open_record_file(self, path: Path) -> str | None:
         """Open a record file in the replay viewer; returns an error message instead when it cannot."""
@@ -335,6 +378,10 @@ class NashplayApp(App[None]):
     @on(OpenReplay)
     def _open_replay(self, event: OpenReplay) -> None:
         self.open_replay(event.record, event.viewer, event.title, event.private)
+
+    @on(OpenReview)
+    def _open_review(self, event: OpenReview) -> None:
+        self.open_review(event.record, event.title)
 
     @on(AskForRecord)
     def _ask_for_record(self) -> None:
@@ -406,6 +453,16 @@ class NashplayApp(App[None]):
         if not isinstance(self.screen, help_screen):
             self.push_screen(help_screen(getattr(self.screen, "help_topic", "general")))
 
+    def action_recent_games(self) -> None:
+        """The recent games, in place of the current screen (a game there is saved: it is among them)."""
+        keeper = getattr(self.screen, "keeper", None)
+        if isinstance(keeper, GameKeeper):
+            keeper.release()  # the game shown closes now: listed with the others, free to resume
+        self._show(load_screen("tui.screens.recent:RecentGamesScreen")())
+
+    def action_last_game(self) -> None:
+        self.open_last_game()
+
     def action_next_theme(self) -> None:
         names = [t.name for t in THEMES]
         current = names.index(self.theme) if self.theme in names else -1
@@ -416,6 +473,12 @@ class NashplayApp(App[None]):
         yield from super().get_system_commands(screen)
         for title, help_text, action in getattr(screen, "PALETTE", []):
             yield SystemCommand(title, help_text, partial(screen.run_action, action))
+        yield SystemCommand(
+            "Recent games", "Games in progress and finished, of every game, to open", self.action_recent_games
+        )
+        yield SystemCommand(
+            "Open the last game", "Resume the last game, or replay it if it is over", self.open_last_game
+        )
         yield SystemCommand("Help", "Keys and rules", self.action_help)
         yield SystemCommand("Next theme", "Default, colour-blind friendly, light", self.action_next_theme)
 

@@ -9,6 +9,10 @@ Each game in progress has its own slot in ``<state>/games/``, named by when and 
 - ``<id>.lock``: held (``flock``) by the process playing that game, so a second nashplay neither offers it for
   resume nor writes over it. The lock dies with its process, so a crashed game is offered again at once.
 
+Every game the app plays locally is kept so (the Geister family, TCG, Footstep, Nim: ``GameKeeper``); once it is
+over its whole record goes to ``<state>/records/`` (where ``s`` saves records too), and the slot is cleared. The
+recent games (``SaveStore.recent``) are the slots and the records of ``records/`` and ``contest/``, newest first.
+
 Every failure of the file system (a read-only or unreadable state folder, a full disk) is reported as a
 ``SaveFolderError`` and never stops the app; a slot that cannot be read is moved aside into ``games/damaged/``.
 Saves written by older versions (one ``game-in-progress.ngr``, and ``unfinished/``) are adopted as slots.
@@ -19,13 +23,17 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import secrets
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
 from core.errors import RecordError, clipped
+from core.game import Side
+from core.games import GAME_TYPES
 from core.record import Record, prepare_record_folder, write_text_atomically
 
 try:  # POSIX; elsewhere games are not locked (two instances could then both resume one game)
@@ -40,6 +48,11 @@ MAX_LISTED = 20
 #: Slots the legacy layout used, adopted on first look.
 LEGACY_SAVE = "game-in-progress.ngr"
 LEGACY_FOLDER = "unfinished"
+#: The state folder's folders of finished records: the app's own games (and ``s``), and the contest server's games.
+RECORDS_FOLDER = "records"
+CONTEST_FOLDER = "contest"
+#: The recent-games list shows at most this many games (newest first).
+MAX_RECENT = 40
 
 
 class SaveFolderError(OSError):
@@ -172,16 +185,16 @@ class SaveSlot:
         return tags
 
     def describe(self) -> str:
-        """One line for the menu: the game, the opponent, how far it went, when it was saved."""
+        """One line for the menu: the game, the opponent, how far it went (and where it stands, for the games whose
+        record hides nothing), when it was saved."""
         record = self.load_public()
         try:
             saved = time.strftime("%d %b %H:%M", time.localtime(self.path.stat().st_mtime))
         except OSError:
             saved = "?"
-        game = clipped(record.tags.get("Game", "?"), 30)
+        game = game_label(record)
         opponent = clipped(record.tags.get("Opponent", "?"), 30)
-        plies = len(record.moves)
-        return f"{game} vs {opponent}, {plies} {'ply' if plies == 1 else 'plies'} played (saved {saved})"
+        return f"{game} vs {opponent}, {progress(record, standing=True)} (saved {saved})"
 
     def clear(self) -> None:
         """The game is over: its slot goes (a failure to remove is harmless: a finished record is not resumable)."""
@@ -242,6 +255,58 @@ class SaveStore:
         self.unlisted = max(0, len(free) - MAX_LISTED)
         return free[:MAX_LISTED]
 
+    # ---- finished games
+
+    @property
+    def records(self) -> Path:
+        """Where finished games' records are kept (and where ``s`` proposes to save one)."""
+        return self.state / RECORDS_FOLDER
+
+    def record_path(self, game: str) -> Path:
+        """A new file in ``records/`` for a record of ``game``: named by the game and the time, and unique."""
+        stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(self._clock()))
+        name = re.sub(r"[^A-Za-z0-9-]", "_", game)[:40] or "game"
+        return self.records / f"{name}-{stamp}-{secrets.token_hex(3)}.ngr"
+
+    def keep_record(self, record: Record, path: Path | None = None) -> Path:
+        """Write ``record`` into ``records/`` (at ``path``, else a new name) and return where; ``OSError`` says why
+        it could not."""
+        target = path or self.record_path(record.tags.get("Game", "game"))
+        target.parent.mkdir(parents=True, exist_ok=True)
+        write_text_atomically(target, record.to_text())
+        return target
+
+    # ---- the recent games
+
+    def recent(self, limit: int = MAX_RECENT) -> list[RecentGame]:
+        """The games to find again, newest first (at most ``limit``): the games in progress no other nashplay is
+        playing, and the records kept in ``records/`` and ``contest/``. Nothing here raises: a folder that cannot be
+        read, and a file that is not a record, are entries that say so."""
+        found: list[tuple[float, Path, bool]] = []
+        problems: list[RecentGame] = []
+        with contextlib.suppress(OSError):
+            self._adopt_legacy()
+        for folder, in_progress in ((self.folder, True), (self.records, False), (self.state / CONTEST_FOLDER, False)):
+            try:
+                if not folder.is_dir():
+                    continue
+                paths = _records_in(folder)
+            except OSError as error:
+                problems.append(
+                    RecentGame(folder, None, 0.0, problem=f"cannot read {folder}: {error.strerror or error}")
+                )
+                continue
+            found += [(_mtime(path), path, in_progress) for path in paths]
+        found.sort(key=lambda entry: entry[0], reverse=True)
+        games: list[RecentGame] = []
+        for when, path, in_progress in found:
+            if len(games) >= limit:
+                break
+            if in_progress and SaveSlot(self.folder, path.stem).in_use_elsewhere():
+                continue  # being played in another nashplay: resumed there, not here
+            games.append(RecentGame.read(path, path.stem if in_progress else None, when))
+        return problems + games
+
     def check_writable(self) -> None:
         """Raises ``SaveFolderError`` when games cannot be saved in the folder (read-only, full, not a folder)."""
         try:
@@ -291,3 +356,191 @@ def iter_descriptions(slots: list[SaveSlot]) -> Iterator[tuple[SaveSlot, str]]:
             yield slot, slot.describe()
         except Exception:  # whatever a damaged file provokes, it must not keep the menu from showing
             yield slot, f"a saved game (damaged: it will be set aside) [{slot.id}]"
+
+
+# ------------------------------------------------------------------------------------------------ keeping a game
+
+
+class GameKeeper:
+    """One local game kept on disk as it goes: while it runs, in a save slot of its own (offered for resume, the
+    opponent's secrets apart); once over, its whole record in ``records/`` (found again in the recent games), and the
+    slot cleared. A move taken back after the end makes it a game in progress again: its finished record goes, so
+    that a game is one file wherever it is.
+
+    ``keep`` is called after every change (and may be called more often: what is already on disk is not written
+    again). It raises ``OSError`` (``SaveFolderError`` among them) when the state folder cannot take the game; the
+    screen says so once and the game goes on."""
+
+    def __init__(self, store: SaveStore, slot: SaveSlot | None = None, keep_unstarted: bool = False) -> None:
+        self.store = store
+        #: The game's save slot (taken at its first save; a resumed game's own).
+        self.slot = slot
+        #: Whether a game with no move yet is saved (Geister: its hidden set-ups are a game already).
+        self.keep_unstarted = keep_unstarted
+        #: Where the finished game's record was kept (``None``: the game is not over, or it could not be kept).
+        self.finished: Path | None = None
+        self._written = ""
+
+    def keep(self, public: Record, secret: dict[str, str], finished: Record | None = None) -> None:
+        """Keep the game as it stands: while it runs, ``public`` (what the player may see) and ``secret`` (what
+        resuming needs) in the slot; once it is over, ``finished`` (its whole record, everything revealed) in
+        ``records/``."""
+        text = finished.to_text() if finished is not None else public.to_text() + json.dumps(secret, sort_keys=True)
+        if text == self._written:
+            return
+        if finished is not None:
+            try:
+                self.finished = self.store.keep_record(finished, self.finished)
+            finally:
+                if self.slot is not None:
+                    self.slot.clear()  # over: no longer offered for resume, even when its record could not be kept
+        else:
+            self._forget_finished()
+            if public.moves or self.keep_unstarted:
+                if self.slot is None:
+                    self.slot = self.store.new_slot()
+                self.slot.save(public, secret)
+            elif self.slot is not None:
+                self.slot.clear()  # taken back to the start: nothing to resume
+        self._written = text
+
+    def abandon(self) -> None:
+        """A new game on the same screen: the one played so far stays as it is (in progress: offered for resume;
+        over: in ``records/``), and the next ``keep`` starts a slot of its own."""
+        self.release()
+        self.slot = None
+        self.finished = None
+        self._written = ""
+
+    def release(self) -> None:
+        """The screen closes: the game stays in its slot for resume (by this nashplay or another)."""
+        if self.slot is not None:
+            self.slot.release()
+
+    def _forget_finished(self) -> None:
+        if self.finished is not None:
+            with contextlib.suppress(OSError):
+                self.finished.unlink(missing_ok=True)
+            self.finished = None
+
+
+# ------------------------------------------------------------------------------------------------ the recent games
+
+
+@dataclass(frozen=True)
+class RecentGame:
+    """One line of the recent games: a game in progress (its save slot: resumed), a finished record (replayed), or
+    what could not be read (``problem``)."""
+
+    path: Path
+    #: The save slot of a game in progress; ``None`` for a record file.
+    slot_id: str | None
+    #: When it was last saved (seconds since the epoch; 0 when unknown).
+    when: float
+    game: str = "?"
+    opponent: str = "?"
+    #: How it ended for the user ("you won (1-0)"), or how far it went.
+    result: str = ""
+    #: Why it cannot be opened (``None``: it can be).
+    problem: str | None = None
+
+    @classmethod
+    def read(cls, path: Path, slot_id: str | None, when: float) -> RecentGame:
+        """The entry for the record at ``path`` (its public part only: a slot's secret is not read)."""
+        try:
+            record = Record.load(path)
+            return cls(path, slot_id, when, game_label(record), opponent_of(record), outcome_for_user(record, slot_id))
+        except Exception as error:  # whatever a damaged file provokes, the list shows it and goes on
+            text = str(error).splitlines()[0] if str(error) else type(error).__name__
+            text = text.replace(f"{path}: ", "").replace(str(path), "it")  # the line names the file already
+            return cls(path, slot_id, when, problem=f"damaged: {clipped(text, 80)}")
+
+    @property
+    def in_progress(self) -> bool:
+        return self.slot_id is not None
+
+    def line(self, width: int = 200) -> str:
+        """One line of at most ``width`` characters: when, the game, the opponent, the result."""
+        date = time.strftime("%d %b %H:%M", time.localtime(self.when)) if self.when else "?"
+        if self.problem is not None:
+            text = f"{date}  {self.path.name}: {self.problem}"
+        else:
+            text = f"{date}  {self.game} vs {self.opponent}: {self.result}"
+        return text if len(text) <= width else text[: max(0, width - 3)] + "..."
+
+    @property
+    def title(self) -> str:
+        """The title of its replay or review."""
+        return f"{self.game} vs {self.opponent}: {self.result}"
+
+    def load(self) -> Record:
+        """The record (for a replay or a review). ``RecordError`` or ``OSError`` when it cannot be read."""
+        return Record.load(self.path)
+
+    @staticmethod
+    def viewer(record: Record) -> Side:
+        """The side the user played (``Human``), the side a replay shows the game from; player 1 when not said."""
+        return Side.P2 if record.tags.get("Human") == "2" else Side.P1
+
+
+def game_label(record: Record) -> str:
+    """A record's game in a few words: the Geister variant's name, TCG's n, Footstep's n and k, Nim's rule."""
+    tags = record.tags
+    game = tags.get("Game", "?")
+    if game == "tcg":
+        return f"TCG n={clipped(tags.get('N', '?'), 5)}"
+    if game == "footstep":
+        return f"Footstep {clipped(tags.get('N', '?'), 5)},{clipped(tags.get('K', '?'), 5)}"
+    if game == "nim":
+        rule = tags.get("Rule", "nim")
+        name = "Nim" if rule == "nim" else f"Heaps {clipped(rule, 20)}"
+        return name + (" misere" if tags.get("Misere") == "yes" else "")
+    return clipped(game, 30)
+
+
+def opponent_of(record: Record) -> str:
+    """Who the user played: the ``Opponent`` tag, else the other player's name."""
+    tags = record.tags
+    if "Opponent" in tags:
+        return clipped(tags["Opponent"], 30)
+    human = tags.get("Human")
+    other = {"1": "Player2", "2": "Player1"}.get(human or "", "Player2")
+    return clipped(tags.get(other, "?"), 30)
+
+
+def progress(record: Record, standing: bool = False) -> str:
+    """How far a game went ("3 rounds played"); ``standing``: and where it stands, for the games whose record hides
+    nothing (TCG's points, Footstep's state, Nim's heaps: a replay of a few moves). Raises ``RecordError`` for moves
+    that do not replay."""
+    game = GAME_TYPES.get(record.tags.get("Game", ""))
+    count = len(record.moves)
+    if game is None or game.family == "geister" or game.kind == "impartial":
+        text = f"{count} {'ply' if count == 1 else 'plies'} played"
+    else:
+        text = f"{count} {'round' if count == 1 else 'rounds'} played"
+    if standing and game is not None and game.family != "geister":
+        final = record.replay_states()[-1]
+        where = getattr(final, "state_text", None) or getattr(final, "heaps_text", "?")
+        what = {"tcg": "points", "nim": "heaps"}.get(game.name, "state")
+        text += f", {what} {where}"
+    return text
+
+
+#: Who won, by a record's result: player 1, player 2, or nobody.
+_WINNER = {"1-0": "1", "2-0": "1", "0-1": "2", "0-2": "2", "1/2-1/2": "", "0-0": ""}
+
+
+def outcome_for_user(record: Record, slot_id: str | None = None) -> str:
+    """How the game ended for the user ("you won (1-0)"), or for a game not over how far it went."""
+    result = record.result
+    if result == "*":
+        return ("in progress, " if slot_id is not None else "unfinished, ") + progress(record)
+    winner = _WINNER.get(result)
+    human = record.tags.get("Human")
+    if winner is None:
+        return clipped(result, 20)
+    if winner == "":
+        return f"draw ({result})"
+    if human in ("1", "2") and record.tags.get("Opponent") != "human":
+        return f"{'you won' if winner == human else 'you lost'} ({result})"
+    return f"player {winner} won ({result})"

@@ -1,4 +1,5 @@
-"""A local game between the user and an AI opponent: who plays which side, whose turn, undo, the record.
+"""A local game between the user and an AI opponent: who plays which side, whose turn, undo, the record; and the
+records of the other games' local games (TCG, Footstep, Nim): their tags, resuming one, a rematch.
 
 No Textual here: the screen asks the session for views and hands it moves; the session uses ``core`` for every
 rule and a ``solvers`` player for the opponent. That keeps the flow testable without a terminal.
@@ -9,16 +10,28 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import random
+from typing import Any
 
 from core.errors import IllegalMoveError, NotationError, quoted
-from core.game import Side
+from core.footstep import FootstepState
+from core.game import Game, Side
 from core.geister import Colour, GeisterState, GeisterView, Setup
 from core.geister_board import hide_colours
+from core.impartial import HeapGameState
 from core.notation import Move
 from core.record import Record
+from core.tcg import TcgState
 from solvers.catalogue import make_player, player_entry
 from solvers.players import Player
-from tui.config import DEFAULT_THINK_TIME, GeisterConfig
+from tui.config import (
+    DEFAULT_THINK_TIME,
+    NIM_OPPONENTS,
+    ConfigError,
+    FootstepConfig,
+    GeisterConfig,
+    NimConfig,
+    TcgConfig,
+)
 from tui.search_process import RemotePlayer, shared_process
 
 #: Numbers the games whose search opponent lives in the search process (each game gets its own player there).
@@ -209,6 +222,23 @@ class GameSession:
             hidden["Start"] = full.tags["Start"]
         return hidden
 
+    def rematch_config(self) -> GeisterConfig:
+        """The same game with the sides swapped: the user's set-up letters if they fit the other side (else a random
+        set-up); a game from a position starts from that position again, the new opponent's colours hidden and
+        drawn afresh. A seed of its own, as a new game from a resumed one (the old one's set-ups are known now)."""
+        config = self.config
+        human = self.human.other
+        start = self.state.start_position
+        if start is not None:
+            return dataclasses.replace(config, human=human, setup=None, seed=None, position=hide_colours(start, human))
+        setup = config.setup
+        if setup is not None and setup.lower() != "random":
+            try:
+                self.variant.parse_setup(setup, human)
+            except ValueError:  # NotationError, IllegalMoveError: the other side has another number of pieces
+                setup = "random"
+        return dataclasses.replace(config, human=human, setup=setup or "random", seed=None)
+
     @classmethod
     def from_record(cls, record: Record) -> GameSession:
         """Resume a saved game (raises ``NotationError``, e.g. ``RecordError``, for a save that cannot be resumed)."""
@@ -256,3 +286,106 @@ def _float_tag(text: str | None, default: float) -> float:
     if len(text) > 20:
         raise ValueError(f"{quoted(text)} is not a number of seconds")
     return float(text)
+
+
+# ------------------------------------------------------------------------------------------------ the other games
+
+#: The configuration of a local game of TCG, Footstep or Nim.
+OtherConfig = TcgConfig | FootstepConfig | NimConfig
+
+
+@dataclasses.dataclass(frozen=True)
+class ResumedGame:
+    """A saved game of TCG, Footstep or Nim, ready to go on: its game, its configuration (the same opponent, side,
+    options and seed), and the state its record replays to."""
+
+    game: str
+    config: OtherConfig
+    state: Game[Any, Any]
+
+    @property
+    def ply(self) -> int:
+        return len(self.state.history())
+
+
+def game_record(
+    state: Game[Any, Any], human: Side, opponent: str, seed: int | None = None, tags: dict[str, str] | None = None
+) -> Record:
+    """The record of a local game of any kind but the Geister family's: who played which side (``opponent`` is the
+    catalogue name, or ``human`` for two people at one keyboard), plus ``tags``. ``seed`` (of the opponent's
+    generator) goes in only once the game is over: while it runs it would foretell the opponent's choices, so it is
+    kept apart (``secret_tags``)."""
+    names = {human: "human", human.other: opponent}
+    record_tags = {
+        "Player1": names[Side.P1],
+        "Player2": names[Side.P2],
+        "Human": str(human.number),
+        "Opponent": opponent,
+        **(tags or {}),
+    }
+    if seed is not None:
+        record_tags["Seed"] = str(seed)
+    return Record.from_state(state, record_tags)
+
+
+def secret_tags(seed: int) -> dict[str, str]:
+    """What resuming a game needs and its record must not show while it runs: the seed of the generators."""
+    return {"Seed": str(seed)}
+
+
+def resumed_seed(seed: int, ply: int) -> int:
+    """The seed the generators of a game resumed at ``ply`` start from: not the old game's stream again (its draws
+    so far are in the record), yet reproducible from the save (as ``GameSession.from_record``)."""
+    return seed * 1_000_003 + ply
+
+
+def resume_record(record: Record) -> ResumedGame:
+    """The game a saved record of TCG, Footstep or Nim goes on with, every tag checked as the command line checks
+    it. Raises ``NotationError`` (``RecordError`` for moves that do not replay) for a save that cannot be resumed;
+    cheap enough to check every save when the app starts."""
+    game = record.tags.get("Game", "")
+    if record.is_geister or game not in ("tcg", "footstep", "nim"):
+        raise NotationError(f"not a saved game of TCG, Footstep or Nim: {quoted(game)}")
+    states = record.replay_states()
+    final, start = states[-1], states[0]
+    if final.is_terminal():
+        raise NotationError(f"the saved game is already over ({final.outcome()})")
+    try:
+        human = Side.from_number(record.tags.get("Human", "1"))
+        seed = _seed_tag(record.tags.get("Seed", "0"))
+        opponent = record.tags.get("Opponent", "")
+        config: OtherConfig
+        if isinstance(final, TcgState):
+            mode = record.tags.get("Mode", "versus")
+            if mode not in ("advisor", "versus"):
+                raise ConfigError(f"the mode is advisor or versus, not {quoted(mode)}")
+            if not isinstance(start, TcgState) or start.points != (0, 0):
+                raise ConfigError("the app plays TCG from 0,0 only")
+            config = TcgConfig(final.n, "advisor" if mode == "advisor" else "versus", human, seed)
+        elif isinstance(final, FootstepState):
+            if not isinstance(start, FootstepState) or start.position != FootstepState(final.n, final.k).position:
+                raise ConfigError("the app plays Footstep from the start only")
+            config = FootstepConfig(final.n, final.k, opponent or "equilibrium", human, seed)
+        else:
+            assert isinstance(final, HeapGameState) and isinstance(start, HeapGameState)
+            if opponent not in NIM_OPPONENTS:
+                raise ConfigError(f"the opponent is one of {', '.join(NIM_OPPONENTS)}, not {quoted(opponent)}")
+            config = NimConfig(start.heaps, final.rule, final.misere, opponent, human, seed)
+        config.check()
+    except ValueError as error:  # ConfigError is one
+        raise NotationError(f"the saved game's tags are damaged: {error}") from None
+    return ResumedGame(game, config, final)
+
+
+def check_resumable(record: Record) -> None:
+    """Whether a save of any game can be resumed: ``NotationError`` says why not."""
+    if record.is_geister:
+        resumable(record)
+    else:
+        resume_record(record)
+
+
+def _seed_tag(text: str) -> int:
+    if not text.isdigit() or len(text) > 20:
+        raise ValueError(f"the seed is a whole number of at most 20 digits, not {quoted(text)}")
+    return int(text)

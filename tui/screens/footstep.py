@@ -5,11 +5,17 @@ A round: the opponent picks its bid in secret as the round opens (so it cannot d
 (digits, or +/- and the arrows), Enter, and both bids are shown together. Solving the table and training the
 learners run off the UI thread: the solve in a worker thread (numpy and HiGHS release the interpreter), the learning
 experiments in a separate process (their turn loop would otherwise hold the interpreter for seconds).
+
+The game is kept as it goes (``tui.saves.GameKeeper``): in progress in a save slot, offered for resume (a learner
+opponent trains again); once over its record in the state folder's ``records/``. ``ctrl+s`` saves a record there
+(``s`` puts in the advice's bid); after the game ``v`` reviews it and ``m`` is a rematch with the sides swapped.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
+import textwrap
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -23,13 +29,16 @@ from textual.worker import get_current_worker
 
 from core.footstep import FootstepState
 from core.game import Side
+from core.record import Record
 from solvers.catalogue import make_player, player_entry, players_for
 from solvers.footstep import FootstepSolution, load_solution
 from solvers.footstep_learning import BidTables, LearnerPlayer
 from solvers.players import tell_game_over
 from tui.config import FOOTSTEP_APP_MAX, FootstepConfig
-from tui.messages import OpenLearningCurves, ShowMenu
+from tui.messages import OpenGame, OpenLearningCurves, OpenReview, ShowMenu
+from tui.saves import GameKeeper, SaveSlot
 from tui.screens.base import NashplayScreen
+from tui.session import game_record, resumed_seed, secret_tags
 from tui.widgets.footer import NashplayFooter
 from tui.widgets.mix import MixBars
 from tui.widgets.track import Track
@@ -55,22 +64,31 @@ class FootstepScreen(NashplayScreen):
         Binding("plus,equals_sign,up,right", "adjust(1)", "+1", show=False),
         Binding("minus,down,left", "adjust(-1)", "-1", show=False),
         Binding("enter", "bid", "Bid!", show=False),
+        # After the game the footer shows v and m instead of a and l (no advice to show; the keys still work).
         Binding("a", "toggle_advice", "Advice"),
+        Binding("a", "advice", "Advice", show=False),
         Binding("s", "use_suggestion", "Use advice", show=False),
         Binding("n", "new_game", "New game"),
         Binding("o", "next_opponent", "Opponent"),
         Binding("g", "ask_size", "Size"),
         Binding("l", "learning", "Learning"),
+        Binding("l", "learning_curves", "Learning", show=False),
+        Binding("v", "review", "Review"),
+        Binding("m", "rematch", "Rematch"),
+        Binding("ctrl+s", "save_record", "Save", show=False),
         Binding("escape", "menu", "Menu"),
     ]
 
     PALETTE: ClassVar[list[tuple[str, str, str]]] = [
-        ("Show or hide the advice", "The equilibrium mix for your side and the state's value (a)", "toggle_advice"),
+        ("Show or hide the advice", "The equilibrium mix for your side and the state's value (a)", "advice"),
         ("Bid the advisor's draw", "Fill in a bid drawn from the equilibrium mix (s)", "use_suggestion"),
         ("New game", "Start again with full points", "new_game"),
         ("Next opponent", "Equilibrium, random, learner; starts a new game (o)", "next_opponent"),
         ("Game size", "Points n and steps k (g)", "ask_size"),
-        ("Learning curves", "The source's learners against the random player (l)", "learning"),
+        ("Learning curves", "The source's learners against the random player (l)", "learning_curves"),
+        ("Save record", "Save this game's record in the state folder's records/ (ctrl+s)", "save_record"),
+        ("Review this game", "After the game: every round judged (v)", "review"),
+        ("Rematch", "After the game: the same game with the sides swapped (m)", "rematch"),
         ("Back to the menu", "Choose another game", "menu"),
     ]
 
@@ -100,16 +118,26 @@ class FootstepScreen(NashplayScreen):
 
     game_name = "footstep"
 
-    def __init__(self, config: FootstepConfig) -> None:
+    def __init__(
+        self, config: FootstepConfig, state: FootstepState | None = None, slot: SaveSlot | None = None
+    ) -> None:
+        """A new game from ``config``, or a saved one going on from ``state`` (kept in ``slot``)."""
         super().__init__()
         self.config = config
         self.n, self.k = self.config.n, self.config.k
         self.human = self.config.human
-        seed = self.config.seed
+        #: The seed of both generators (drawn when none is given): saved apart, so that a resumed game goes on with
+        #: generators of its own (``resumed_seed``) without the record foretelling the opponent's bids.
+        self.seed = config.seed if config.seed is not None else random.randrange(2**31)
+        base = self.seed if state is None else resumed_seed(self.seed, len(state.history()))
         #: The user's suggestions and the opponent's bids come from generators of their own.
-        self.rng = random.Random(seed)
-        self.opponent_rng = random.Random(None if seed is None else seed + 1)
-        self.state = FootstepState(self.n, self.k)
+        self.rng = random.Random(base)
+        self.opponent_rng = random.Random(base + 1)
+        self.state = state if state is not None else FootstepState(self.n, self.k)
+        self.slot = slot
+        self.keeper: GameKeeper | None = None
+        #: Whether the footer shows the keys of a finished game (v, m).
+        self._over_shown = False
         self.solution: FootstepSolution | None = None
         #: The opponent's catalogue name, and the player itself (``None`` while the learner trains).
         self.opponent = self.config.opponent
@@ -145,6 +173,7 @@ class FootstepScreen(NashplayScreen):
         super().on_mount()
         self.query_one("#fs-mix", MixBars).ascii_mode = self.nashplay.ascii_mode
         self.query_one("#fs-size-field").display = False
+        self.keeper = GameKeeper(self.nashplay.saves, self.slot)
         self._titles()
         self.solve(self.n, self.k)
         self._meet_opponent()
@@ -264,6 +293,10 @@ class FootstepScreen(NashplayScreen):
         self.refresh_view()
 
     def refresh_view(self) -> None:
+        self._keep()
+        if self.state.is_terminal() != self._over_shown:  # v and m: after the game
+            self._over_shown = self.state.is_terminal()
+            self.refresh_bindings()
         position = self.state.position
         me, them = self.human, self.human.other
         status = Text(end="")
@@ -272,7 +305,9 @@ class FootstepScreen(NashplayScreen):
         if self.scores:
             average = sum(self.scores) / len(self.scores)
             games = f"{len(self.scores)} game{'s' if len(self.scores) != 1 else ''}"
-            status.append(f"   your score: {sum(self.scores):+g} in {games} ({average:+.2f} each)")
+            # Below 100x30 the left column has 42 columns: the score goes on a line of its own.
+            status.append("\n" if self.compact else "   ")
+            status.append(f"your score: {sum(self.scores):+g} in {games} ({average:+.2f} each)")
         self.query_one("#fs-status", Static).update(status)
         self.query_one("#fs-track", Track).show(self.k, position.marker, me, self.nashplay.ascii_mode)
         self._bid_line()
@@ -287,7 +322,9 @@ class FootstepScreen(NashplayScreen):
         if outcome is not None:
             score = outcome.returns()[self.human]
             verdict = "You win" if score > 0 else ("You lose" if score < 0 else "A draw")
-            text.append(f"{verdict} ({score:+g}): {outcome.reason}. n: new game", style="bold")
+            said = textwrap.wrap(f"{verdict} ({score:+g}): {outcome.reason}.", 40)  # the left column's width
+            text.append("\n".join(said), style="bold")
+            text.append("\nn: new game, v: review, m: rematch")
         elif not self._ready():
             what = "Training the learner" if self.solution is not None else "Solving"
             text.append(f"{what} in the background...", style="italic")
@@ -431,9 +468,25 @@ class FootstepScreen(NashplayScreen):
             tell_game_over(self.opponent_player, self.state.view(self.human.other))  # the learner learns from it
         self._new_round()
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("review", "rematch"):
+            return self.state.is_terminal()  # after the game only
+        if action in ("toggle_advice", "learning"):
+            # Shown in the footer while the game runs; after it their keys (and the palette) go through ``advice``
+            # and ``learning_curves``, hidden, and the footer's room goes to v and m.
+            return not self.state.is_terminal()
+        return True
+
+    def action_advice(self) -> None:
+        self.action_toggle_advice()
+
+    def action_learning_curves(self) -> None:
+        self.action_learning()
+
     def action_new_game(self) -> None:
         if not self.state.is_terminal() and self.state.history():
-            self.say("New game (the unfinished one is not scored)")
+            self.say("New game (the unfinished one is not scored; it is kept for resume)")
+        self._new_game()
         self.state = FootstepState(self.n, self.k)
         self._new_round()
 
@@ -453,6 +506,7 @@ class FootstepScreen(NashplayScreen):
                     f"Your opponent is now the {self.opponent} player.",
                 )
             )
+        self._new_game()
         self.state = FootstepState(self.n, self.k)
         self._new_round()
 
@@ -483,6 +537,7 @@ class FootstepScreen(NashplayScreen):
         if not (1 <= n <= max_n and 1 <= k <= max_k):
             self.say(f"In the app n is 1..{max_n} and k is 1..{max_k}, not {n},{k}")
             return
+        self._new_game()
         self.n, self.k = n, k
         self.solution = None
         self.scores = []
@@ -500,3 +555,58 @@ class FootstepScreen(NashplayScreen):
             self._close_size_field()
             return
         self.post_message(ShowMenu())
+
+    # ---- records: kept as the game goes, saved, reviewed; a rematch
+
+    def record(self) -> Record:
+        """The game's record: the seed of the generators only once the game is over (it would foretell the
+        opponent's bids)."""
+        seed = self.seed if self.state.is_terminal() else None
+        return game_record(self.state, self.human, self.opponent, seed)
+
+    def _keep(self) -> None:
+        if self.keeper is None:
+            return
+        record = self.record()
+        try:
+            if self.state.is_terminal():
+                self.keeper.keep(record, {}, record)
+            else:
+                self.keeper.keep(record, secret_tags(self.seed))
+        except OSError as error:
+            self.nashplay.report_save_problem(
+                f"This game cannot be saved in {self.nashplay.saves.state} ({error.strerror or error}); "
+                "it will be lost if nashplay stops."
+            )
+
+    def _new_game(self) -> None:
+        """The game played so far stays where it is kept (in progress: offered for resume); the next one is new."""
+        if self.keeper is not None:
+            self.keeper.abandon()
+
+    def action_save_record(self) -> None:
+        kept = self.keeper.finished if self.keeper is not None else None
+        try:
+            path = self.nashplay.saves.keep_record(self.record(), kept)
+        except OSError as error:
+            self.say(f"Could not save the record in {self.nashplay.saves.records}: {error.strerror or error}")
+            return
+        self.say(f"Saved to {path}")
+
+    def action_review(self) -> None:
+        if not self.state.is_terminal():
+            self.say("The review comes after the game")
+            return
+        title = f"Review: Footstep, n = {self.n}, k = {self.k}, against {self.opponent} ({self.state.outcome()})"
+        self.post_message(OpenReview(self.record(), title))
+
+    def action_rematch(self) -> None:
+        if not self.state.is_terminal():
+            self.say("A rematch comes after the game: n starts a new one")
+            return
+        config = dataclasses.replace(self.config, n=self.n, k=self.k, opponent=self.opponent, human=self.human.other)
+        self.post_message(OpenGame("footstep", config, setup=False))
+
+    def on_unmount(self) -> None:
+        if self.keeper is not None:
+            self.keeper.release()  # an unfinished game stays in its slot, offered for resume

@@ -1,4 +1,5 @@
-"""The game screen: the board, whose turn, captures, the move list, typed moves, undo, saving.
+"""The game screen: the board, whose turn, captures, the move list, typed moves, undo, saving; after the game its
+review (``v``) and a rematch with the sides swapped (``m``).
 
 The screen owns a ``GameSession`` (the rules live in ``core``); the opponent thinks in a worker thread, so the
 screen answers keys while it does, and a stale answer (after an undo) is dropped by ply.
@@ -7,7 +8,6 @@ screen answers keys while it does, and a stale answer (after an undo) is dropped
 from __future__ import annotations
 
 import time
-from datetime import datetime
 from pathlib import Path
 from typing import ClassVar, Literal
 
@@ -26,12 +26,11 @@ from core.geister import GeisterView
 from core.notation import Move
 from solvers.advice import Advice
 from tui.config import GeisterConfig
-from tui.messages import OpenGame, OpenReplay
-from tui.saves import SaveSlot
+from tui.messages import OpenGame, OpenReplay, OpenReview
+from tui.saves import GameKeeper, SaveSlot
 from tui.screens.base import OpponentFailed, OpponentMoved
 from tui.screens.board_screen import BoardScreen
 from tui.session import GameSession
-from tui.storage import state_dir
 from tui.widgets.advice import AdvicePanel
 from tui.widgets.board import Board
 from tui.widgets.eval_bar import EvalBar
@@ -43,8 +42,9 @@ PaletteEntry = tuple[str, str, str]
 class GameScreen(BoardScreen):
     """A local game of the Geister family against an AI: a new one from a configuration, or a resumed ``session``.
 
-    The game in progress is saved after every move in a save slot of its own (``tui.saves``): a new game takes a new
-    slot, a resumed one the slot it was resumed from; the slot is cleared when the game ends."""
+    The game in progress is saved after every move in a save slot of its own (``tui.saves.GameKeeper``): a new game
+    takes a new slot, a resumed one the slot it was resumed from; when the game ends its whole record is kept in the
+    state folder's ``records/`` and the slot is cleared."""
 
     class MiniAdviceReady(Message):
         """The solved tables' advice for the position ``key`` (the game's version and the ply shown); ``note``: why
@@ -61,6 +61,8 @@ class GameScreen(BoardScreen):
         Binding("u", "undo", "Undo"),
         Binding("s", "save_record", "Save"),
         Binding("r", "replay", "Replay", show=False),
+        Binding("v", "review", "Review"),
+        Binding("m", "rematch", "Rematch"),
         Binding("n", "new_game", "New"),
         Binding("f", "flip", "Flip", show=False),
         Binding("a", "toggle_advice", "Advice"),
@@ -73,6 +75,8 @@ class GameScreen(BoardScreen):
         ("Undo", "Take back your last move and the opponent's reply", "undo"),
         ("Save record", "Save this game as a record file", "save_record"),
         ("Replay this game", "Open this game in the replay viewer", "replay"),
+        ("Review this game", "After the game: every move judged (v)", "review"),
+        ("Rematch", "After the game: the same game with the sides swapped (m)", "rematch"),
         ("New game", "Back to the set-up screen", "new_game"),
         ("Flip board", "Turn the board around", "flip"),
         ("Show or hide the advice", "Mini-Geister: the solved tables' verdict on the position (a)", "toggle_advice"),
@@ -81,8 +85,11 @@ class GameScreen(BoardScreen):
     def __init__(self, config: GeisterConfig, session: GameSession | None = None, slot: SaveSlot | None = None) -> None:
         super().__init__()
         self.session = session if session is not None else GameSession(config)
-        #: Where this game is saved (taken on mount for a new game).
+        #: Where this game is saved (a new game takes its slot at its first save).
         self.slot = slot
+        self.keeper: GameKeeper | None = None
+        #: Whether the footer shows the keys of a finished game (v, m).
+        self._over_shown = False
         self.game_name = self.session.config.variant
         self.input_mode: Literal["move", "save"] = "move"
         self.browsing: int | None = None
@@ -109,8 +116,8 @@ class GameScreen(BoardScreen):
 
     def on_mount(self) -> None:
         super().on_mount()
-        if self.slot is None:
-            self.slot = self.nashplay.saves.new_slot()
+        # A game is kept from its start: the set-ups it hides are a game already.
+        self.keeper = GameKeeper(self.nashplay.saves, self.slot, keep_unstarted=True)
         variant = self.session.variant
         human, opponent = self.session.human, self.session.opponent.name
         order = "moves first" if human is Side.P1 else "moves second"
@@ -136,13 +143,16 @@ class GameScreen(BoardScreen):
         if self.browsing is None:
             board.view = view
             board.interactive = not session.is_over
-            board.inactive_hint = "The game is over: n starts a new game, r replays this one, s saves it"
+            board.inactive_hint = "The game is over: v reviews it, m is a rematch, r replays it, n starts a new game"
         moves.moves = tuple(m.to_text() for m in view.moves)
         moves.first = self._first_mover()
         self.query_one("#status", Static).update(self._status(view))
         self.query_one("#captured", Static).update(self._captured(view))
         self._update_advice()
-        self._autosave()
+        self._keep()
+        if session.is_over != self._over_shown:  # v and m: after the game
+            self._over_shown = session.is_over
+            self.refresh_bindings()
 
     @property
     def has_advice(self) -> bool:
@@ -241,7 +251,8 @@ class GameScreen(BoardScreen):
             verdict = "You won!" if won else ("Draw." if view.outcome.winner is None else "You lost.")
             text.append(f"Game over: {verdict}\n", style="bold")
             text.append(f"{view.outcome.reason}\n")
-            text.append("All colours are revealed. n: new game, r: replay, s: save\n", style="dim")
+            keys = "v: review, m: rematch, r: replay"
+            text.append(f"{keys}\n" if self.compact else f"All colours are revealed. {keys}\n", style="dim")
         elif session.humans_turn:
             text.append(f"Your move ({session.human})\n", style="bold")
         else:
@@ -320,35 +331,57 @@ class GameScreen(BoardScreen):
     def _game_over(self) -> None:
         outcome = self.session.state.outcome()
         assert outcome is not None
-        self.say(f"Game over: {outcome}. Press s to save the record, r to replay it, n for a new game.")
-        if self.slot is not None:
-            self.slot.clear()
+        kept = self.keeper.finished if self.keeper is not None else None
+        keys = "v: review, m: rematch, r: replay, n: new game"
+        if kept is None:
+            self.say(self.fit_line(f"Game over: {outcome}. {keys}.", f"Game over. {keys}."))
+        else:
+            self.say(
+                self.fit_line(
+                    f"Game over: {outcome}. Its record is in {kept}. {keys}.",
+                    f"Game over: {outcome}. {keys}.",
+                    f"Game over. {keys}.",
+                )
+            )
 
     def on_unmount(self) -> None:
-        if self.slot is not None:
-            self.slot.release()  # the game stays in its slot, offered for resume (by this or another nashplay)
+        if self.keeper is not None:
+            self.keeper.release()  # the game stays in its slot, offered for resume (by this or another nashplay)
 
-    def _autosave(self) -> None:
-        if self.session.is_over or self.slot is None:
+    def _keep(self) -> None:
+        """Save the game as it stands (in progress: its slot; over: its whole record in ``records/``)."""
+        if self.keeper is None:
             return
+        session = self.session
         try:
-            self.slot.save(self.session.record(reveal=False), self.session.secrets())
+            if session.is_over:
+                self.keeper.keep(session.record(reveal=False), {}, session.record(reveal=True))
+            else:
+                self.keeper.keep(session.record(reveal=False), session.secrets())
         except OSError as error:
             # Said once, not after every move: a read-only state folder is a fact of this session, and the game
             # itself goes on (the user can still save a record with s).
             self.nashplay.report_save_problem(
-                f"This game cannot be saved in {self.slot.folder} ({error.strerror or error}); "
+                f"This game cannot be saved in {self.nashplay.saves.state} ({error.strerror or error}); "
                 "it will be lost if nashplay stops. Press s to save a record elsewhere."
             )
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("review", "rematch"):
+            return self.session.is_over  # shown in the footer once the game is over
+        if action == "type_move":
+            return not self.session.is_over  # no move to type: the footer's room goes to v and m
+        return True
 
     # ---- actions
 
     def action_type_move(self, mode: Literal["move", "save"] = "move") -> None:
         self.input_mode = mode
         if mode == "save":
-            stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
             # The state folder's records/, not wherever nashplay was started from: records are found again there.
-            path = state_dir() / "records" / f"{self.session.variant.name}-{stamp}.ngr"
+            # A finished game is kept there already: saving it again goes to the same file, not to a second copy.
+            kept = self.keeper.finished if self.keeper is not None else None
+            path = kept or self.nashplay.saves.record_path(self.session.variant.name)
             self.open_input("the record's file (Enter saves, Esc cancels)", str(path))
             # The field is filled in, so its placeholder does not show: the message line says what it asks for.
             self.say("Save the record to the file below: edit the path, Enter saves, Esc cancels")
@@ -409,6 +442,22 @@ class GameScreen(BoardScreen):
         private = not self.session.is_over
         record = self.session.record(reveal=not private)
         self.post_message(OpenReplay(record, viewer=self.session.human, private=private))
+
+    def action_review(self) -> None:
+        if not self.session.is_over:
+            self.say("The review comes after the game: finish it first", error=True)
+            return
+        outcome = self.session.state.outcome()
+        title = f"Review: {self.session.variant.title} vs {self.session.opponent.name} ({outcome})"
+        self.post_message(OpenReview(self.session.record(reveal=True), title))
+
+    def action_rematch(self) -> None:
+        if not self.session.is_over:
+            self.say("A rematch comes after the game: finish it first, or n for a new game", error=True)
+            return
+        self.workers.cancel_group(self, "opponent")
+        config = self.session.rematch_config()
+        self.post_message(OpenGame(config.variant, config, setup=False))
 
     @on(MoveList.Browse)
     def _browse(self, event: MoveList.Browse) -> None:

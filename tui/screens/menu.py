@@ -1,5 +1,5 @@
-"""The game menu: resume any unfinished game, start any game of the catalogue, play on a contest server, open a
-record."""
+"""The game menu: resume any unfinished game, start any game of the catalogue, the recent games (``r``) and the last
+game (``l``), play on a contest server, open a record."""
 
 from __future__ import annotations
 
@@ -35,6 +35,8 @@ class MenuScreen(NashplayScreen):
     _message = ""
 
     BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
+        Binding("r", "app.recent_games", "Recent"),
+        Binding("l", "app.last_game", "Last game"),
         Binding("o", "open_record", "Open record"),
     ]
 
@@ -60,8 +62,9 @@ class MenuScreen(NashplayScreen):
         games = self.query_one("#games", OptionList)
         games.clear_options()
         saved = self.nashplay.describe_saved_games()
+        room = self.app.size.width - OPTION_CHROME
         for slot_id, description in saved:
-            games.add_option(Option(f"Resume: {description}", id=f"resume:{slot_id}"))
+            games.add_option(Option(_one_line(f"Resume: {description}", room), id=f"resume:{slot_id}"))
         if not self._message or self._message in RESUME_HINTS:
             self.show_message(RESUME_HINTS[len(saved) > 1] if saved else "")
         saves = self.nashplay.saves
@@ -69,11 +72,11 @@ class MenuScreen(NashplayScreen):
             more = "1 more unfinished game" if saves.unlisted == 1 else f"{saves.unlisted} more unfinished games"
             note = f"... and {more} in {saves.folder} (the newest {MAX_LISTED} are listed)"
             games.add_option(Option(note, disabled=True))
-        room = self.app.size.width - OPTION_CHROME
         for name, entry in GAMES.items():
             # One line each: the note is dropped where the terminal is too narrow for it (never wrapped).
             line = f"{entry.title}  ({entry.menu_note})"
             games.add_option(Option(line if len(line) <= room else entry.title, id=f"game:{name}"))
+        games.add_option(Option("Recent games: resume, replay or review one (r)...", id="recent"))
         games.add_option(Option("Play on a contest server (nashplay connect)...", id="connect"))
         games.add_option(Option("Replay a record file...", id="replay"))
         games.add_option(Option("Quit", id="quit"))
@@ -92,12 +95,14 @@ class MenuScreen(NashplayScreen):
             self.query_one("#games", OptionList).highlighted = highlighted
 
     @on(OptionList.OptionSelected, "#games")
-    def _selected(self, event: OptionList.OptionSelected) -> None:
+    async def _selected(self, event: OptionList.OptionSelected) -> None:
         choice = event.option.id or ""
         if choice.startswith("resume:"):
             self.post_message(ResumeGame(choice.removeprefix("resume:")))
         elif choice.startswith("game:"):
             self.post_message(OpenGame(choice.removeprefix("game:")))
+        elif choice == "recent":
+            await self.app.run_action("recent_games")  # the App navigates (as the r key asks it)
         elif choice == "replay":
             self.action_open_record()
         elif choice == "connect":
@@ -110,3 +115,10 @@ class MenuScreen(NashplayScreen):
 
     def action_connect(self) -> None:
         self.post_message(AskForServer())
+
+
+def _one_line(line: str, room: int) -> str:
+    """A resume line in ``room`` columns: without when it was saved if need be, else cut (never wrapped)."""
+    if len(line) > room:
+        line = line.rsplit(" (saved ", 1)[0]
+    return line if len(line) <= room else line[: max(0, room - 3)] + "..."

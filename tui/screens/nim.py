@@ -5,10 +5,15 @@ where the knocked-out run lies, so the heap may break in two). Moves go through 
 the advice panel explains the Sprague-Grundy verdict of ``solvers.grundy.analyse``. The opponent (the perfect
 player, a random one, or a second person at the same keyboard) and the advice are worked out in worker threads, so
 the screen answers keys meanwhile; a stale answer (after an undo or a new game) is dropped by a version counter.
+
+The game is kept as it goes (``tui.saves.GameKeeper``): in progress in a save slot, offered for resume; once over its
+record in the state folder's ``records/``. ``s`` saves a record there; after the game ``v`` reviews it and ``m`` is
+a rematch in which the other player moves first.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import textwrap
 import time
@@ -35,12 +40,16 @@ from core.impartial import (
     Nim,
     Octal,
     Subtraction,
+    format_heaps,
 )
+from core.record import Record
 from solvers.catalogue import make_player, strongest
 from solvers.grundy import Analysis
 from tui.config import NimConfig
-from tui.messages import OpenGame, ShowMenu
+from tui.messages import OpenGame, OpenReview, ShowMenu
+from tui.saves import GameKeeper, SaveSlot
 from tui.screens.base import NashplayScreen, OpponentFailed, OpponentMoved
+from tui.session import game_record, resumed_seed, secret_tags
 from tui.widgets.footer import NashplayFooter
 from tui.widgets.heaps import AdvicePanel, HeapRows
 
@@ -95,11 +104,18 @@ class NimScreen(NashplayScreen):
         *[Binding(str(d), f"set_amount({d})", f"Take {d}", show=False) for d in range(1, 10)],
         Binding("left_square_bracket", "run(-1)", "Run left", show=False),
         Binding("right_square_bracket", "run(1)", "Run right", show=False),
+        # Play is shown while there is a move to make; after the game Enter says so, and the footer's room goes to
+        # the keys of a finished game (the first binding that applies wins).
         Binding("enter", "play", "Play"),
+        Binding("enter", "play_after_the_end", "Play", show=False),
         Binding("u", "undo", "Undo"),
         Binding("a", "toggle_advice", "Advice"),
         Binding("n", "new_game", "New game"),
         Binding("r", "restart", "Restart", show=False),
+        Binding("s", "save_record", "Save"),
+        Binding("s", "save", "Save", show=False),
+        Binding("v", "review", "Review"),
+        Binding("m", "rematch", "Rematch"),
         Binding("escape", "menu", "Menu"),
     ]
 
@@ -115,6 +131,9 @@ class NimScreen(NashplayScreen):
         ("Show or hide the advice", "Grundy values, the nim-sum in binary, the winning moves (a)", "toggle_advice"),
         ("New game", "Choose heaps, rule and opponent (n)", "new_game"),
         ("Restart", "Start this game again from its first position (r)", "restart"),
+        ("Save record", "Save this game's record in the state folder's records/ (s)", "save"),
+        ("Review this game", "After the game: every move judged (v)", "review"),
+        ("Rematch", "After the game: the same heaps, the other player moves first (m)", "rematch"),
         ("Back to the menu", "Choose another game (Esc)", "menu"),
     ]
 
@@ -127,11 +146,17 @@ class NimScreen(NashplayScreen):
 
     game_name = "nim"
 
-    def __init__(self, config: NimConfig) -> None:
+    def __init__(self, config: NimConfig, state: HeapGameState | None = None, slot: SaveSlot | None = None) -> None:
+        """A new game from ``config``, or a saved one going on from ``state`` (kept in ``slot``)."""
         super().__init__()
         self.config = config
-        self.rng = random.Random(self.config.seed)
-        self.state = HeapGameState(self.config.heaps, self.config.rule, self.config.misere)
+        #: The seed of the generator (drawn when none is given): saved apart, so that a resumed game goes on with a
+        #: generator of its own (``resumed_seed``) without the record foretelling the random player's moves.
+        self.seed = config.seed if config.seed is not None else random.randrange(2**31)
+        self.rng = random.Random(self.seed if state is None else resumed_seed(self.seed, len(state.history())))
+        self.state = state if state is not None else HeapGameState(config.heaps, config.rule, config.misere)
+        self.slot = slot
+        self.keeper: GameKeeper | None = None
         self.splits = self.config.rule.can_split
         #: The AI opponent (none when two people share the keyboard), and the player whose analysis is the advice.
         self.opponent = None if config.opponent == "human" else make_player(config.opponent, "nim")
@@ -172,6 +197,7 @@ class NimScreen(NashplayScreen):
             short = f"you vs {self.config.opponent}"
         self.set_titles((title, f"{who}; {play}"), (title, who), (title, short), (title, ""))
         self.query_one("#nim-right").display = self.advice_shown
+        self.keeper = GameKeeper(self.nashplay.saves, self.slot)
         self._position_changed()
 
     def size_changed(self) -> None:
@@ -289,6 +315,7 @@ class NimScreen(NashplayScreen):
             text.append(f"Game over: {verdict}", style="bold reverse")
             reason = textwrap.wrap(f"{outcome.reason[:1].upper()}{outcome.reason[1:]}.", self._left_width())
             text.append("\n" + "\n".join(reason) + "\nn: new game, r: again, u: take back")
+            text.append("\nv: review, m: rematch (the other starts)")
             return text
         side = self.state.to_move
         if self.two_people:
@@ -354,6 +381,8 @@ class NimScreen(NashplayScreen):
         """After a move, an undo or a new start: a new version, the view, the advice, maybe the opponent."""
         self.version += 1
         self._fit_cursor(fresh)
+        self._keep()
+        self.refresh_bindings()  # v and m: after the game
         self.refresh_view()
         if self.advice_shown and (self.analysis is None or self.analysis.heaps != self.state.heaps):
             self.work_out_advice(self.state.view(self.state.to_move), self.version)
@@ -526,6 +555,7 @@ class NimScreen(NashplayScreen):
 
     def action_restart(self) -> None:
         self._cancel_work()
+        self._new_game()
         self.state = HeapGameState(self.config.heaps, self.config.rule, self.config.misere)
         self.say("The same game again, from the start")
         self._position_changed()
@@ -537,3 +567,75 @@ class NimScreen(NashplayScreen):
     def action_menu(self) -> None:
         self._cancel_work()
         self.post_message(ShowMenu())
+
+    # ---- records: kept as the game goes, saved, reviewed; a rematch
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("review", "rematch", "play_after_the_end"):
+            return self.state.is_terminal()  # after the game only
+        if action in ("play", "save_record"):
+            # In the footer while the game runs; after it their keys go through their hidden twins (play_after_the_end,
+            # save), and the footer's room goes to v and m.
+            return not self.state.is_terminal()
+        return True
+
+    def action_play_after_the_end(self) -> None:
+        self.action_play()
+
+    def action_save(self) -> None:
+        """Save the record whenever asked (the palette's entry; the key after the game)."""
+        self.action_save_record()
+
+    def record(self) -> Record:
+        """The game's record: the seed of the generator only once the game is over (it would foretell the random
+        player's moves)."""
+        seed = self.seed if self.state.is_terminal() else None
+        return game_record(self.state, self.config.human, self.config.opponent, seed)
+
+    def _keep(self) -> None:
+        if self.keeper is None:
+            return
+        record = self.record()
+        try:
+            if self.state.is_terminal():
+                self.keeper.keep(record, {}, record)
+            else:
+                self.keeper.keep(record, secret_tags(self.seed))
+        except OSError as error:
+            self.nashplay.report_save_problem(
+                f"This game cannot be saved in {self.nashplay.saves.state} ({error.strerror or error}); "
+                "it will be lost if nashplay stops."
+            )
+
+    def _new_game(self) -> None:
+        """The game played so far stays where it is kept (in progress: offered for resume); the next one is new."""
+        if self.keeper is not None:
+            self.keeper.abandon()
+
+    def action_save_record(self) -> None:
+        kept = self.keeper.finished if self.keeper is not None else None
+        try:
+            path = self.nashplay.saves.keep_record(self.record(), kept)
+        except OSError as error:
+            self.say(f"Could not save the record in {self.nashplay.saves.records}: {error.strerror or error}", True)
+            return
+        self.say(f"Saved to {path}")
+
+    def action_review(self) -> None:
+        if not self.state.is_terminal():
+            self.say("The review comes after the game", error=True)
+            return
+        title = rule_title(self.config.rule) + (" (misere)" if self.config.misere else "")
+        self.post_message(OpenReview(self.record(), f"Review: {title}, heaps {format_heaps(self.config.heaps)}"))
+
+    def action_rematch(self) -> None:
+        if not self.state.is_terminal():
+            self.say("A rematch comes after the game: r plays it again from the start", error=True)
+            return
+        self._cancel_work()
+        config = dataclasses.replace(self.config, human=self.config.human.other)
+        self.post_message(OpenGame("nim", config, setup=False))
+
+    def on_unmount(self) -> None:
+        if self.keeper is not None:
+            self.keeper.release()  # an unfinished game stays in its slot, offered for resume

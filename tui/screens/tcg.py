@@ -4,10 +4,15 @@ versus mode (you against the equilibrium AI: both choose in secret, then both ac
 Solving runs in a worker thread: changing n re-solves in the background (or reads the disk cache) while the game
 in progress stays playable; the screen shows the solve's progress (sweeps and the Bellman residual) and ``x`` cancels
 it. Below 100x30 the screen is compact: shorter texts, fewer rows of the heat map and of the rounds.
+
+The game is kept as it goes (``tui.saves.GameKeeper``): in progress in a save slot, offered for resume; once over its
+record in the state folder's ``records/``. ``ctrl+s`` saves a record there (``s`` is the strong attack); after the
+game ``v`` reviews it and ``m`` is a rematch with the sides swapped.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import textwrap
 from typing import ClassVar
@@ -22,12 +27,15 @@ from textual.widgets import Header, Input, Label, Static
 from textual.worker import get_current_worker
 
 from core.game import Side
+from core.record import Record
 from core.tcg import TcgAction, TcgState
 from solvers.catalogue import make_player
 from solvers.tcg import ACTIONS, TcgSolution, load_solution, round_like_source
 from tui.config import TCG_APP_MAX_N, TcgConfig, TcgMode
-from tui.messages import ShowMenu
+from tui.messages import OpenGame, OpenReview, ShowMenu
+from tui.saves import GameKeeper, SaveSlot
 from tui.screens.base import NashplayScreen
+from tui.session import game_record, resumed_seed, secret_tags
 from tui.widgets.footer import NashplayFooter
 from tui.widgets.heatmap import HeatMap
 from tui.widgets.mix import MixBars
@@ -56,7 +64,11 @@ class TcgScreen(NashplayScreen):
         Binding("A", "mine('a')", "I attacked", show=False),
         Binding("D", "mine('d')", "I defended", show=False),
         Binding("S", "mine('s')", "I struck", show=False),
+        # After the game v reviews it; until then it switches the mode (the first binding that applies wins).
+        Binding("v", "review", "Review"),
         Binding("v", "switch_mode", "Mode"),
+        Binding("m", "rematch", "Rematch"),
+        Binding("ctrl+s", "save_record", "Save", show=False),
         Binding("n", "ask_n", "Change n"),
         Binding("x", "cancel_solve", "Cancel"),
         Binding("r", "restart", "New game"),
@@ -70,6 +82,9 @@ class TcgScreen(NashplayScreen):
         ("Cancel the solve", "Stop solving the new n; the game in progress goes on (x)", "cancel_solve"),
         ("New game", "Start again from 0, 0", "restart"),
         ("Undo round", "Take back the last round", "undo"),
+        ("Save record", "Save this game's record in the state folder's records/ (ctrl+s)", "save_record"),
+        ("Review this game", "After the game: every round judged (v)", "review"),
+        ("Rematch", "After the game: the same game with the sides swapped (m)", "rematch"),
         ("Back to the menu", "Choose another game", "menu"),
     ]
 
@@ -81,17 +96,26 @@ class TcgScreen(NashplayScreen):
 
     game_name = "tcg"
 
-    def __init__(self, config: TcgConfig) -> None:
+    def __init__(self, config: TcgConfig, state: TcgState | None = None, slot: SaveSlot | None = None) -> None:
+        """A new game from ``config``, or a saved one going on from ``state`` (kept in ``slot``)."""
         super().__init__()
         self.config = config
         self.mode: TcgMode = self.config.mode
         self.human = self.config.human
-        self.rng = random.Random(self.config.seed)
+        #: The seed of both generators (drawn when none is given): saved apart, so that a resumed game goes on with
+        #: generators of its own (``resumed_seed``) without the record foretelling them.
+        self.seed = config.seed if config.seed is not None else random.randrange(2**31)
+        base = self.seed if state is None else resumed_seed(self.seed, len(state.history()))
+        self.rng = random.Random(base)
         #: Versus mode's AI: the catalogue's equilibrium player, drawing from a generator of its own.
         self.opponent = make_player("equilibrium", "tcg")
-        self.opponent_rng = random.Random(None if self.config.seed is None else self.config.seed + 1)
+        self.opponent_rng = random.Random(base + 1)
         self.n = self.config.n
-        self.state = TcgState(self.n)
+        self.state = state if state is not None else TcgState(self.n)
+        self.slot = slot
+        self.keeper: GameKeeper | None = None
+        #: Whether the footer shows the keys of a finished game (v, m).
+        self._over_shown = False
         self.solution: TcgSolution | None = None
         #: The n being solved in the background (``None``: none): the game at ``n`` goes on meanwhile.
         self.solving: int | None = None
@@ -126,6 +150,7 @@ class TcgScreen(NashplayScreen):
         for bars in self.query(MixBars):
             bars.ascii_mode = self.nashplay.ascii_mode
         self.query_one("#n-field").display = False
+        self.keeper = GameKeeper(self.nashplay.saves, self.slot)
         self._titles()
         self._start_solve(self.n)
         self.refresh_view()
@@ -192,6 +217,8 @@ class TcgScreen(NashplayScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "cancel_solve":
             return self.solving is not None  # shown in the footer only while a solve runs
+        if action in ("review", "rematch"):
+            return self.state.is_terminal()  # after the game only (until then v switches the mode)
         return True
 
     @on(SolveFailed)
@@ -226,6 +253,7 @@ class TcgScreen(NashplayScreen):
         self.solving = None
         self.refresh_bindings()
         if self.n != event.solution.n:
+            self._new_game()
             self.n = event.solution.n
             self.state = TcgState(self.n)
             self._titles()
@@ -264,6 +292,10 @@ class TcgScreen(NashplayScreen):
         self.suggestion = self.solution.draw(i1, i2, self.human.number, self.rng)
 
     def refresh_view(self) -> None:
+        self._keep()
+        if self.state.is_terminal() != self._over_shown:  # v and m: after the game
+            self._over_shown = self.state.is_terminal()
+            self.refresh_bindings()
         me, them = self.human, self.human.other
         points = self.state.points
         text = Text(end="")
@@ -294,7 +326,7 @@ class TcgScreen(NashplayScreen):
             width = 40 if self.compact else 60
             text.append("\n" + "\n".join(textwrap.wrap(f"{outcome.reason[:1].upper()}{outcome.reason[1:]}.", width)))
             text.append("\n")
-            text.append("r: new game, u: take back the round", style="bold")
+            text.append("v: review, m: rematch\nr: new game, u: take back the round", style="bold")
             self.query_one("#tcg-state", Static).update(text)
             # Nothing to choose any more: no mixes, no request for an action.
             self._clear_mixes()
@@ -439,6 +471,7 @@ class TcgScreen(NashplayScreen):
         self._titles()
 
     def action_restart(self) -> None:
+        self._new_game()
         self.state = TcgState(self.n)
         self._new_suggestion()
         self.say(f"New game ({self.mode})")
@@ -481,6 +514,7 @@ class TcgScreen(NashplayScreen):
             return
         if self.solution is None:
             # Nothing to play meanwhile: the screen waits for the new n.
+            self._new_game()
             self.n = n
             self.state = TcgState(n)
             self._titles()
@@ -493,3 +527,62 @@ class TcgScreen(NashplayScreen):
             self._close_n_field()
             return
         self.post_message(ShowMenu())
+
+    # ---- records: kept as the game goes, saved, reviewed; a rematch
+
+    @property
+    def opponent_name(self) -> str:
+        return "equilibrium" if self.mode == "versus" else "someone (advisor mode)"
+
+    def record(self) -> Record:
+        """The game's record: the seed of the generators only once the game is over (it would foretell the AI's
+        choices and the suggestions)."""
+        seed = self.seed if self.state.is_terminal() else None
+        return game_record(self.state, self.human, self.opponent_name, seed, {"Mode": self.mode})
+
+    def _keep(self) -> None:
+        if self.keeper is None:
+            return
+        record = self.record()
+        try:
+            if self.state.is_terminal():
+                self.keeper.keep(record, {}, record)
+            else:
+                self.keeper.keep(record, secret_tags(self.seed))
+        except OSError as error:
+            self.nashplay.report_save_problem(
+                f"This game cannot be saved in {self.nashplay.saves.state} ({error.strerror or error}); "
+                "it will be lost if nashplay stops."
+            )
+
+    def _new_game(self) -> None:
+        """The game played so far stays where it is kept (in progress: offered for resume); the next one is new."""
+        if self.keeper is not None:
+            self.keeper.abandon()
+
+    def action_save_record(self) -> None:
+        kept = self.keeper.finished if self.keeper is not None else None
+        try:
+            path = self.nashplay.saves.keep_record(self.record(), kept)
+        except OSError as error:
+            self.say(f"Could not save the record in {self.nashplay.saves.records}: {error.strerror or error}")
+            return
+        self.say(f"Saved to {path}")
+
+    def action_review(self) -> None:
+        if not self.state.is_terminal():
+            self.say("The review comes after the game")
+            return
+        outcome = self.state.outcome()
+        self.post_message(OpenReview(self.record(), f"Review: Twice Clap Game, n = {self.n} ({outcome})"))
+
+    def action_rematch(self) -> None:
+        if not self.state.is_terminal():
+            self.say("A rematch comes after the game: r starts a new one")
+            return
+        config = dataclasses.replace(self.config, n=self.n, mode=self.mode, human=self.human.other)
+        self.post_message(OpenGame("tcg", config, setup=False))
+
+    def on_unmount(self) -> None:
+        if self.keeper is not None:
+            self.keeper.release()  # an unfinished game stays in its slot, offered for resume
