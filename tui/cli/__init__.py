@@ -32,7 +32,7 @@ import argparse  # noqa: E402 (the handler above must be in place first)
 import os  # noqa: E402
 from collections.abc import Callable, Sequence  # noqa: E402
 
-from tui.cli import analyse, arena, catalogue, connect, learn, play, replay, review, solve  # noqa: E402
+from tui.cli import analyse, arena, catalogue, connect, learn, play, replay, review, serve, solve  # noqa: E402
 from tui.cli.common import Parser, display_options, open_app  # noqa: E402
 
 if _guarded:
@@ -56,6 +56,7 @@ examples:
   nashplay review game.ngr --time 0.5        judge every move of a record (best, inaccuracy, mistake, blunder)
   nashplay connect --port 10001              play a game on a Geister contest server (as the second player)
   nashplay list                              every game and player
+  nashplay serve                             the app in a web browser: open the URL it prints
   nashplay --ascii --theme nashplay-colourblind
 
 Set-ups name the colour of each set-up square in order: player 1 uses its back row then its front row
@@ -76,6 +77,7 @@ HANDLERS: dict[str, Handler] = {
     "replay": replay.run,
     "review": review.run,
     "list": catalogue.run,
+    "serve": serve.run,
 }
 
 
@@ -99,6 +101,7 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_command(commands, parents=[display])
     review.add_command(commands)
     catalogue.add_command(commands)
+    serve.add_command(commands, parents=[display])
     return parser
 
 
