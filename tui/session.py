@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.errors import IllegalMoveError, NotationError, quoted
 from core.footstep import FootstepState
@@ -33,6 +33,9 @@ from tui.config import (
     TcgConfig,
 )
 from tui.search_process import RemotePlayer, shared_process
+
+if TYPE_CHECKING:
+    from tui.saves import GameKeeper, SaveStore
 
 #: Numbers the games whose search opponent lives in the search process (each game gets its own player there).
 _GAME_NUMBERS = itertools.count(1)
@@ -331,6 +334,33 @@ def game_record(
 def secret_tags(seed: int) -> dict[str, str]:
     """What resuming a game needs and its record must not show while it runs: the seed of the generators."""
     return {"Seed": str(seed)}
+
+
+def keep_local_game(keeper: GameKeeper | None, record: Record, finished: bool, seed: int) -> str | None:
+    """Keep a TCG, Footstep or Nim game as it goes: in progress in its slot (the seed in the secret), finished also
+    in ``records/``. The problem in words when it cannot be kept (the screen reports it once), else ``None``."""
+    if keeper is None:
+        return None
+    try:
+        if finished:
+            keeper.keep(record, {}, record)
+        else:
+            keeper.keep(record, secret_tags(seed))
+    except OSError as error:
+        where = keeper.store.state
+        return f"This game cannot be saved in {where} ({error.strerror or error}); it will be lost if nashplay stops."
+    return None
+
+
+def save_local_record(keeper: GameKeeper | None, store: SaveStore, record: Record) -> tuple[bool, str]:
+    """The user's save key in a TCG, Footstep or Nim game: the record into ``records/`` (where the finished game is
+    kept already, if it is finished); whether it was saved, and what to say."""
+    kept = keeper.finished if keeper is not None else None
+    try:
+        path = store.keep_record(record, kept)
+    except OSError as error:
+        return False, f"Could not save the record in {store.records}: {error.strerror or error}"
+    return True, f"Saved to {path}"
 
 
 def resumed_seed(seed: int, ply: int) -> int:

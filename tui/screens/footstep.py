@@ -38,7 +38,7 @@ from tui.config import FOOTSTEP_APP_MAX, FootstepConfig
 from tui.messages import OpenGame, OpenLearningCurves, OpenReview, ShowMenu
 from tui.saves import GameKeeper, SaveSlot
 from tui.screens.base import NashplayScreen
-from tui.session import game_record, resumed_seed, secret_tags
+from tui.session import game_record, keep_local_game, resumed_seed, save_local_record
 from tui.widgets.footer import NashplayFooter
 from tui.widgets.mix import MixBars
 from tui.widgets.track import Track
@@ -565,19 +565,9 @@ class FootstepScreen(NashplayScreen):
         return game_record(self.state, self.human, self.opponent, seed)
 
     def _keep(self) -> None:
-        if self.keeper is None:
-            return
-        record = self.record()
-        try:
-            if self.state.is_terminal():
-                self.keeper.keep(record, {}, record)
-            else:
-                self.keeper.keep(record, secret_tags(self.seed))
-        except OSError as error:
-            self.nashplay.report_save_problem(
-                f"This game cannot be saved in {self.nashplay.saves.state} ({error.strerror or error}); "
-                "it will be lost if nashplay stops."
-            )
+        problem = keep_local_game(self.keeper, self.record(), self.state.is_terminal(), self.seed)
+        if problem is not None:
+            self.nashplay.report_save_problem(problem)
 
     def _new_game(self) -> None:
         """The game played so far stays where it is kept (in progress: offered for resume); the next one is new."""
@@ -585,13 +575,8 @@ class FootstepScreen(NashplayScreen):
             self.keeper.abandon()
 
     def action_save_record(self) -> None:
-        kept = self.keeper.finished if self.keeper is not None else None
-        try:
-            path = self.nashplay.saves.keep_record(self.record(), kept)
-        except OSError as error:
-            self.say(f"Could not save the record in {self.nashplay.saves.records}: {error.strerror or error}")
-            return
-        self.say(f"Saved to {path}")
+        _, message = save_local_record(self.keeper, self.nashplay.saves, self.record())
+        self.say(message)
 
     def action_review(self) -> None:
         if not self.state.is_terminal():
