@@ -7,7 +7,9 @@ from typing import ClassVar, Generic, Protocol, TypeVar, cast
 
 from textual.content import Content
 from textual.message import Message
+from textual.reactive import reactive
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Footer, Header
 
 from tui.games import game_entry
@@ -143,3 +145,57 @@ class NashplayScreen(Screen[None]):
             if len(title) > room:
                 title = title[: max(0, room - 3)].rsplit(" ", 1)[0].rstrip(",;:") + "..."
         self.title, self.sub_title = title, sub_title
+
+
+class PlaybackScreen(NashplayScreen):
+    """A screen that steps through a game's positions, 0 to ``last_ply``, by hand or playing on a timer: the Geister
+    replay viewer and the record viewer of the other games. Subclasses draw the position (``_show``) and start the
+    timer when mounted (``start_playback``)."""
+
+    ply: reactive[int] = reactive(0)
+    playing: reactive[bool] = reactive(False)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._timer: Timer | None = None
+
+    @property
+    def last_ply(self) -> int:
+        raise NotImplementedError
+
+    def _show(self) -> None:
+        raise NotImplementedError
+
+    def start_playback(self, seconds: float) -> None:
+        """The timer that plays the game on, paused until Space."""
+        if self._timer is not None:
+            self._timer.stop()
+        self._timer = self.set_interval(seconds, self._tick, pause=not self.playing)
+
+    def watch_playing(self, playing: bool) -> None:
+        if self._timer is None:
+            return
+        if playing:
+            self._timer.resume()
+        else:
+            self._timer.pause()
+        self._show()
+
+    def _tick(self) -> None:
+        if self.ply >= self.last_ply:
+            self.playing = False
+            return
+        self.ply += 1
+
+    def action_step(self, delta: int) -> None:
+        self.playing = False
+        self.ply = max(0, min(self.last_ply, self.ply + delta))
+
+    def action_jump(self, where: int) -> None:
+        self.playing = False
+        self.ply = self.last_ply if where < 0 else 0
+
+    def action_toggle_play(self) -> None:
+        if not self.playing and self.ply >= self.last_ply:
+            self.ply = 0
+        self.playing = not self.playing

@@ -17,14 +17,12 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.reactive import reactive
-from textual.timer import Timer
 from textual.widgets import Header, Static
 
 from core.games import GAME_TYPES
 from core.record import Record
 from tui.messages import OpenReview
-from tui.screens.base import NashplayScreen
+from tui.screens.base import PlaybackScreen
 from tui.widgets.footer import NashplayFooter
 from tui.widgets.game_state import GameStateView, describe_move
 from tui.widgets.ply_list import PlyList
@@ -33,7 +31,7 @@ from tui.widgets.ply_list import PlyList
 PLAY_SECONDS = 1.0
 
 
-class RecordViewerScreen(NashplayScreen):
+class RecordViewerScreen(PlaybackScreen):
     """Step through a TCG, Footstep or heap-game record (``record.replay_states()``)."""
 
     CSS_PATH = "record_viewer.tcss"
@@ -61,9 +59,6 @@ class RecordViewerScreen(NashplayScreen):
         ("Close the replay", "Back to where you were (Esc)", "close"),
     ]
 
-    ply: reactive[int] = reactive(0)
-    playing: reactive[bool] = reactive(False)
-
     def __init__(self, record: Record, title: str | None = None) -> None:
         """Raises ``RecordError`` (a ``ValueError``) for a record that does not replay."""
         super().__init__()
@@ -72,7 +67,6 @@ class RecordViewerScreen(NashplayScreen):
         self.replay_title = title
         self.game_name = record.tags.get("Game")
         self.simultaneous = record.game_kind == "simultaneous"
-        self._timer: Timer | None = None
 
     @property
     def last_ply(self) -> int:
@@ -116,7 +110,7 @@ class RecordViewerScreen(NashplayScreen):
             comments.append(recorded.comment)
         moves.empty_text = f"no {what}s"
         moves.set_lines(lines, comments)
-        self._timer = self.set_interval(PLAY_SECONDS, self._tick, pause=True)
+        self.start_playback(PLAY_SECONDS)
         self._show()
 
     def size_changed(self) -> None:
@@ -176,34 +170,6 @@ class RecordViewerScreen(NashplayScreen):
     def watch_ply(self) -> None:
         if self.is_mounted:
             self._show()
-
-    def watch_playing(self, playing: bool) -> None:
-        if self._timer is None:
-            return
-        if playing:
-            self._timer.resume()
-        else:
-            self._timer.pause()
-        self._show()
-
-    def _tick(self) -> None:
-        if self.ply >= self.last_ply:
-            self.playing = False
-            return
-        self.ply += 1
-
-    def action_step(self, delta: int) -> None:
-        self.playing = False
-        self.ply = max(0, min(self.last_ply, self.ply + delta))
-
-    def action_jump(self, where: int) -> None:
-        self.playing = False
-        self.ply = self.last_ply if where < 0 else 0
-
-    def action_toggle_play(self) -> None:
-        if not self.playing and self.ply >= self.last_ply:
-            self.ply = 0
-        self.playing = not self.playing
 
     @on(PlyList.Chosen, "#viewer-moves")
     def _chosen(self, event: PlyList.Chosen) -> None:

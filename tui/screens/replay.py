@@ -14,14 +14,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
-from textual.timer import Timer
 from textual.widgets import Header, Static
 
 from core.game import Side
 from core.geister import GeisterState, GeisterView, Piece
 from core.record import Record
 from tui.messages import OpenReview
-from tui.screens.base import NashplayScreen
+from tui.screens.base import PlaybackScreen
 from tui.widgets.board import Board
 from tui.widgets.footer import NashplayFooter
 from tui.widgets.moves import MoveList
@@ -51,7 +50,7 @@ def spectator_view(state: GeisterState, seen_from: Side) -> GeisterView:
     )
 
 
-class ReplayScreen(NashplayScreen):
+class ReplayScreen(PlaybackScreen):
     HELP_TOPIC = "geister"
     SHRINK_BELOW = (100, 30)
 
@@ -83,8 +82,6 @@ class ReplayScreen(NashplayScreen):
         ("Close the replay", "Back to where you were", "close"),
     ]
 
-    ply: reactive[int] = reactive(0)
-    playing: reactive[bool] = reactive(False)
     speed_index: reactive[int] = reactive(2)
 
     def __init__(self, record: Record, viewer: Side = Side.P1, title: str | None = None, private: bool = False) -> None:
@@ -95,7 +92,6 @@ class ReplayScreen(NashplayScreen):
         self.states = record.replay()
         self.viewer = viewer
         self.replay_title = title
-        self._timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -122,7 +118,7 @@ class ReplayScreen(NashplayScreen):
         moves.moves = tuple(m.text for m in self.record.moves)
         moves.comments = tuple(m.comment for m in self.record.moves)
         moves.first = self.states[0].to_move
-        self._timer = self.set_interval(SPEEDS[self.speed_index], self._tick, pause=True)
+        self.start_playback(SPEEDS[self.speed_index])
         self._show()
         moves.focus()
 
@@ -161,40 +157,11 @@ class ReplayScreen(NashplayScreen):
         if self.is_mounted:
             self._show()
 
-    def watch_playing(self, playing: bool) -> None:
-        if self._timer is None:
-            return
-        if playing:
-            self._timer.resume()
-        else:
-            self._timer.pause()
-        self._show()
-
     def watch_speed_index(self, index: int) -> None:
         if self._timer is None:
             return
-        self._timer.stop()
-        self._timer = self.set_interval(SPEEDS[index], self._tick, pause=not self.playing)
+        self.start_playback(SPEEDS[index])
         self._show()
-
-    def _tick(self) -> None:
-        if self.ply >= self.last_ply:
-            self.playing = False
-            return
-        self.ply += 1
-
-    def action_step(self, delta: int) -> None:
-        self.playing = False
-        self.ply = max(0, min(self.last_ply, self.ply + delta))
-
-    def action_jump(self, where: int) -> None:
-        self.playing = False
-        self.ply = self.last_ply if where < 0 else 0
-
-    def action_toggle_play(self) -> None:
-        if not self.playing and self.ply >= self.last_ply:
-            self.ply = 0
-        self.playing = not self.playing
 
     def action_speed(self, delta: int) -> None:
         self.speed_index = max(0, min(len(SPEEDS) - 1, self.speed_index + delta))
