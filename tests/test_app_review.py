@@ -51,7 +51,7 @@ def entry(
 def made_review(scale: str = "chance", span: float = 1.0) -> Review:
     """A review made here, with one move of each verdict and one not judged."""
     moves = (
-        entry(1, 1, 0.6, 0.6, "best"),
+        entry(1, 1, 0.6, 0.6, "best", best="m1"),
         entry(2, 2, 0.4, 0.35, "inaccuracy"),
         entry(3, 1, 0.65, 0.55, "mistake"),
         entry(4, 2, 0.45, 0.2, "blunder"),
@@ -450,3 +450,12 @@ def test_snapshot(snap_compare, size: str) -> None:  # type: ignore[no-untyped-d
 
     app = NashplayApp(ascii_mode=True, ai_delay=0)
     assert snap_compare(app, terminal_size=SNAPSHOT_SIZES[size], run_before=run_before)
+
+
+def test_a_move_close_to_the_best_is_not_starred() -> None:
+    """A move judged best for a loss under the inaccuracy threshold, but not one of the best moves, says so (``~``):
+    a star would claim it was the best move."""
+    close = entry(1, 1, 0.6, 0.595, "best", best="m2")
+    exact = entry(2, 2, 0.4, 0.4, "best", best="m2")
+    assert mark_of(close, ascii_mode=False) == "~" == mark_of(close, ascii_mode=True)
+    assert mark_of(exact, ascii_mode=False) == "★" and mark_of(exact, ascii_mode=True) == "*"

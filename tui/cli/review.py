@@ -50,7 +50,8 @@ def _verdict_help() -> str:
         "Each move is judged for its mover: its value before the move, the value of the move played, and the best "
         "moves. A move's loss is (best value - value after) / the range of values (1 for Geister's chances, 2 for "
         "outcomes and TCG's payoff, 4 for Footstep's points); the verdict: best (one of the best moves, or a loss "
-        f"below {THRESHOLDS['inaccuracy']:.0%}), {marks} of the range. Accuracy: 100 less the average loss in percent."
+        f"below {THRESHOLDS['inaccuracy']:.0%}, marked ~ in the table), {marks} of the range. Accuracy: 100 less "
+        "the average loss in percent."
     )
 
 
@@ -213,6 +214,8 @@ def _best(move: MoveReview) -> str:
 def _verdict(move: MoveReview) -> str:
     if move.verdict is None:
         return "-"
+    if move.verdict == "best" and move.move not in move.best:
+        return "best ~"  # within the inaccuracy threshold, but not one of the best moves
     mark = MARKS[move.verdict]
     return f"{move.verdict} {mark}" if mark else move.verdict
 

@@ -4,8 +4,9 @@ value over the game, a summary per player, and the position before the chosen mo
 The judging runs off the UI thread: the solved games (Nim, TCG, Footstep) in a worker thread, the Geister family in a
 process of its own (``SearchProcess``: the search would hold the interpreter for seconds), which reports its
 progress through a small file and stops when a stop file appears. A progress bar shows the moves judged; Esc (or
-``x``) cancels, and the screen says how far it got. Verdicts are marks, not colours: ``★``/``*`` best, ``?!``
-inaccuracy, ``?`` mistake, ``??`` blunder, ``-`` not judged.
+``x``) cancels, and the screen says how far it got. Verdicts are marks, not colours: ``★``/``*`` best, ``~`` close to
+the best (judged ``best``: within the inaccuracy threshold, but not one of the best moves), ``?!`` inaccuracy,
+``?`` mistake, ``??`` blunder, ``-`` not judged.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from core.games import GAME_TYPES
 from core.geister import GeisterState
 from core.notation import Move
 from core.record import Record
-from solvers.review import MARKS, VERDICTS, MoveReview, Review
+from solvers.review import MARKS, THRESHOLDS, VERDICTS, MoveReview, Review
 from tui.games import GAMES
 from tui.screens.base import NashplayScreen
 from tui.search_process import SearchProcess, review_in_child
@@ -48,6 +49,8 @@ from tui.widgets.value_graph import ValueGraph
 
 #: The mark of a best move (Unicode, ASCII), and of a move the judge could not value.
 BEST_MARK = ("★", "*")
+#: A move judged ``best`` that is not one of the best moves: it gave away less than the inaccuracy threshold.
+CLOSE_MARK = "~"
 UNJUDGED_MARK = "-"
 #: The verdicts' words, for the detail of a move and the legend.
 WORDS = {"best": "best", "inaccuracy": "inaccuracy", "mistake": "mistake", "blunder": "blunder"}
@@ -61,6 +64,8 @@ POLL_SECONDS = 0.1
 def mark_of(move: MoveReview, ascii_mode: bool) -> str:
     if move.verdict is None:
         return UNJUDGED_MARK
+    if move.verdict == "best" and move.move not in move.best:
+        return CLOSE_MARK
     if move.verdict == "best":
         return BEST_MARK[1] if ascii_mode else BEST_MARK[0]
     return MARKS[move.verdict]
@@ -472,7 +477,7 @@ class ReviewScreen(NashplayScreen):
                 break
         for line in lines:
             text.append(line[:width] + "\n", style="bold")
-        legend = f"{best} best  ?! inaccuracy  ? mistake  ?? blunder"
+        legend = f"{best} best  ~ close  ?! inaccuracy  ? mistake  ?? blunder"
         if len(legend) <= width and not self.compact:
             text.append(legend + "\n", style="dim")
         keys = "up/down: a move; m: next mistake" if self.compact else "up/down: choose a move; m: next mistake"
@@ -544,6 +549,8 @@ class ReviewScreen(NashplayScreen):
         played = move.move if self.geister else describe_action(state, move.move)
         where = f"Round {move.ply}" if simultaneous else f"Ply {move.ply}"
         verdict = "not judged" if move.verdict is None else WORDS[move.verdict]
+        if move.verdict == "best" and move.move not in move.best:
+            verdict = f"close to the best (within {THRESHOLDS['inaccuracy']:.0%})"
         before, after = format_value(review, move.value_before), format_value(review, move.value_after)
         heading = textwrap.wrap(f"{where}: P{move.player} played {played}", width)
         rows: list[tuple[str, str]] = [(line, "bold") for line in heading]
