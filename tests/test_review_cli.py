@@ -113,7 +113,7 @@ def test_help_states_the_thresholds(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_bad_files_are_refused_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert "No such file" in refused([str(tmp_path / "missing.ngr")], capsys)
+    assert "cannot read" in refused([str(tmp_path / "missing.ngr")], capsys)
     assert refused([str(tmp_path)], capsys)  # a folder
     garbage = tmp_path / "garbage.ngr"
     garbage.write_bytes(b"\xff\xfe\x00 not a record")

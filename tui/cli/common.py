@@ -109,3 +109,10 @@ def open_app(request: StartRequest, args: argparse.Namespace) -> int:
     app = NashplayApp(request, ascii_mode=getattr(args, "ascii", False), theme_name=theme)
     app.run()
     return app.return_code or 0
+
+
+def file_problem(path: str, error: OSError | ValueError) -> str:
+    """A record file that cannot be read or parsed, in one line: the OS's words without its errno, or the parser's."""
+    if isinstance(error, OSError):
+        return f"cannot read {path}: {(error.strerror or str(error)).lower()}"
+    return str(error)

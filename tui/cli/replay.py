@@ -21,7 +21,7 @@ from core.errors import NotationError
 from core.game import Side
 from core.geister import GeisterState
 from core.record import Record
-from tui.cli.common import open_app, plural, seed_number, whole_number
+from tui.cli.common import file_problem, open_app, plural, seed_number, whole_number
 from tui.config import FOOTSTEP_MAX_K, FOOTSTEP_MAX_N, TCG_APP_MAX_N
 
 if TYPE_CHECKING:
@@ -371,7 +371,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         record = Record.load(args.file)
         states = record.replay_states()
     except (NotationError, OSError) as error:
-        parser.exit(2, f"nashplay replay: error: {error}\n")
+        parser.exit(2, f"nashplay replay: error: {file_problem(args.file, error)}\n")
     if args.list:
         _list_record(args.file, record, states, args.json)
         return 0

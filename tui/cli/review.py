@@ -22,7 +22,7 @@ from core.games import GAME_TYPES
 from core.record import Record
 from solvers.review import MARKS, THRESHOLDS, VERDICTS
 from solvers.review.records import DEFAULT_TIME
-from tui.cli.common import plural, real_number, whole_number
+from tui.cli.common import file_problem, plural, real_number, whole_number
 from tui.config import FOOTSTEP_MAX_K, FOOTSTEP_MAX_N, TCG_APP_MAX_N, THINK_TIME_RANGE
 
 if TYPE_CHECKING:
@@ -139,7 +139,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     try:
         record = Record.load(args.file)
     except (NotationError, OSError) as error:
-        _fail(parser, str(error))
+        _fail(parser, file_problem(args.file, error))
     name = record.tags.get("Game", "")
     searched = name == "geister"
     if not searched and (args.time is not None or args.depth is not None):
