@@ -11,6 +11,7 @@ from __future__ import annotations
 from core.errors import InvalidPositionError
 from core.game import Side
 from core.geister import Colour, GeisterState
+from core.geister_board import hide_colours
 from core.notation import Move
 from core.record import Record
 from solvers.endgame import covers
@@ -21,14 +22,6 @@ __all__ = ["build_endgame_line"]
 
 #: Far more plies than any sure win on 6x6 takes (19): a guard, never reached by a sound table.
 MAX_PLIES = 200
-
-
-def _hidden(state: GeisterState, winner: Side) -> GeisterState:
-    """``state`` with the opponent's pieces' colours hidden (the winner plays without them)."""
-    ranks, _, rest = state.position().partition(" ")
-    letters = "br" if winner is Side.P1 else "BR"
-    hidden = ranks.translate(str.maketrans(letters, "uu" if winner is Side.P1 else "UU"))
-    return GeisterState.from_position(f"{hidden} {rest}", state.variant)
 
 
 def build_endgame_line(position: str, winner: Side | None = None) -> SolvedLine:
@@ -43,7 +36,8 @@ def build_endgame_line(position: str, winner: Side | None = None) -> SolvedLine:
         raise InvalidPositionError(
             f"{side}'s colours are needed (its blue and its red: it plays by them); or name the other side with --for"
         )
-    state = _hidden(given, side)
+    # The opponent's colours hidden: the winner plays without them.
+    state = GeisterState.from_position(hide_colours(given.position(), side), given.variant)
     first = judge(state.view(side))
     if first is None or first.here is None or first.here.result != "win":
         raise InvalidPositionError(f"{side} has no sure win here (one that no colouring or play of theirs can stop)")

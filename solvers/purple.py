@@ -131,7 +131,9 @@ class PurplePlayer:
         if view.phase == "setup":
             return random_setup(view.variant, view.viewer, rng)
         if self.ENDGAME_TABLES:
-            won = _table_win(view)
+            from solvers.tablebase import winning_move
+
+            won = winning_move(view)  # None (the tables unread) unless each side is down to one blue and one red
             if won is not None:
                 return won
         *_, final = self.analyse(view, limit, rng)
@@ -388,14 +390,3 @@ def _pick(ranked: tuple[tuple[Move, int], ...], rng: random.Random) -> Move:
         return ranked[0][0]
     near = [move for move, value in ranked if value >= best - MARGIN]
     return rng.choice(near) if len(near) > 1 else ranked[0][0]
-
-
-def _table_win(view: GeisterView) -> Move | None:
-    """The endgame tables' fastest sure win from ``view``, where they cover it and prove one."""
-    from solvers.endgame import covers
-
-    if not covers(view):
-        return None  # the tables are loaded only for the endings they cover
-    from solvers.tablebase import winning_move
-
-    return winning_move(view)

@@ -75,14 +75,11 @@ class Judgement:
         opponent may yet go wrong); ``None`` without an exact result."""
         if self.here is None:
             return None
-        if self.here.result == "win":
-            wins = [m for m in self.moves if m.result is not None and m.result.result == "win"]
-            return min(wins, key=lambda m: m.result.plies or 0 if m.result else 0).move if wins else None
-        if self.here.result == "loss":
-            losses = [m for m in self.moves if m.result is not None and m.result.result == "loss"]
-            return max(losses, key=lambda m: m.result.plies or 0 if m.result else 0).move if losses else None
-        draws = [m for m in self.moves if m.result is not None and m.result.result == "draw"]
-        return draws[0].move if draws else None
+        kept = [(m.result.plies or 0, m.move) for m in self.moves if m.result and m.result.result == self.here.result]
+        if not kept:
+            return None
+        pick = max if self.here.result == "loss" else min
+        return pick(kept, key=lambda item: item[0])[1]
 
     def result_of(self, move: Move) -> TableResult | None:
         return next((m.result for m in self.moves if m.move == move), None)
@@ -182,7 +179,7 @@ def _judge_move(tables: EndgameTables, me: Side, at: _Position, exposed: bool, m
 def winning_move(view: GeisterView) -> Move | None:
     """The tables' fastest sure win from ``view`` when it is the player's turn and one exists, else ``None``: what
     the strongest AI plays before any search."""
-    if not view.my_turn or not covers(view):
+    if not view.my_turn:
         return None
     judgement = judge(view)
     if judgement is None or judgement.here is None or judgement.here.result != "win":

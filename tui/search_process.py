@@ -164,14 +164,15 @@ def advise_in_child(name: str, game: str, view: GeisterView, slice_seconds: floa
     same position continues the running search; another position starts a new one (with ``budget`` seconds in
     all). Returns ``None`` when there is nothing to advise (not the viewer's turn).
     """
-    from solvers.advice.geister import advise, endgame_judgement
+    from solvers.advice.geister import advise
     from solvers.advice.geister_endgame import exact_advice, with_tables
+    from solvers.tablebase import judge
 
     if not view.my_turn:
         return None
     key = (game, view.position(), len(view.moves))
     if _CHILD.search_key != key:
-        _CHILD.judgement = endgame_judgement(view)
+        _CHILD.judgement = judge(view)  # the endgame tables, where they cover the position
     if _CHILD.judgement is not None and _CHILD.judgement.here is not None:
         _CHILD.search_key, _CHILD.search = key, None
         return exact_advice(view, _CHILD.judgement)  # the endgame tables know the result: no search can add to it

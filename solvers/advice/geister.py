@@ -26,10 +26,9 @@ from core.geister import Colour, GeisterView
 from core.notation import Move
 from solvers.advice import Advice, MoveAdvice, Result
 from solvers.advice.geister_endgame import exact_advice, with_tables
-from solvers.endgame import covers
 from solvers.geister_engine.layout import MATE
 from solvers.players import Limit
-from solvers.tablebase import Judgement, judge
+from solvers.tablebase import judge
 
 if TYPE_CHECKING:
     from solvers.purple import PurplePlayer, SearchReport
@@ -41,7 +40,6 @@ __all__ = [
     "advise",
     "analyse",
     "chance_of",
-    "endgame_judgement",
     "features",
     "forced_moves",
 ]
@@ -212,7 +210,7 @@ def analyse(
         game = view.variant.name
         player = make_player(strongest(game).name, game)
     assert player is not None
-    judgement = endgame_judgement(view)
+    judgement = judge(view)  # the endgame tables, where they cover the position
     if judgement is not None and judgement.here is not None:
         yield exact_advice(view, judgement)  # the endgame tables know the result: no search can add to it
         return
@@ -220,8 +218,3 @@ def analyse(
     for report in player.analyse(view, limit, rng):
         advice = advise(view, report, f"{player.name} search, depth {report.depth}")
         yield advice if judgement is None else with_tables(advice, judgement)
-
-
-def endgame_judgement(view: GeisterView) -> Judgement | None:
-    """The endgame tables' judgement of ``view`` where they cover it (one blue and one red a side on 6x6)."""
-    return judge(view) if covers(view) else None  # the tables are loaded only when they cover it

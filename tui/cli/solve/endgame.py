@@ -12,7 +12,7 @@ import json
 import time
 from typing import TYPE_CHECKING
 
-from tui.cli.solve.mini_geister import RULE_HELP, _clear_progress, _progress
+from tui.cli.solve.mini_geister import RULE_HELP, _clear_progress, _histogram_table, _progress
 
 if TYPE_CHECKING:
     from solvers.mini_geister.analysis import Assessment
@@ -60,7 +60,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     print(f"value  0  {counts[0]:>9,}  neither side can force its event (endless play)")
     print(f"value -1  {counts[-1]:>9,}  the opponent forces one of its pieces onto its exit first\n")
     print("Plies the analysed side needs (the final escape, capture or guess counts as one):")
-    print(_histogram_table(table.distance_histogram(1)))
+    print(_histogram_table(table.distance_histogram(1), 9, grouped=True))
     first, second = tables.starts(rule)
     mine, theirs = start_squares(size)
     names = [str(tables.square_of(s, Side.P1)) for s in (*mine, *theirs)]
@@ -75,7 +75,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     print(f"value  0  {pcounts[0]:>9,}  neither side can force one (endless play)")
     print(f"value -1  {pcounts[-1]:>9,}  the opponent forces a win")
     print("Plies to the win, for the side that forces it:")
-    print(_histogram_table(perfect.distance_histogram(1)))
+    print(_histogram_table(perfect.distance_histogram(1), 9, grouped=True))
     sure = tables.sure
     scounts = sure.counts()
     print(f"\nSure wins: your colours known, theirs hidden ({2 * sure.placements:,} states, table {sure.source}):")
@@ -83,19 +83,8 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     print(f"value  0  {scounts[0]:>9,}  neither side can force its event (endless play)")
     print(f"value -1  {scounts[-1]:>9,}  they can put a piece that may be blue on its exit, or take your blue")
     print("Plies to the sure win:")
-    print(_histogram_table(sure.distance_histogram(1)))
+    print(_histogram_table(sure.distance_histogram(1), 9, grouped=True))
     return 0
-
-
-def _histogram_table(histogram: dict[int, int]) -> str:
-    """Ten distances a row, wide enough for a 6x6 table's counts."""
-    distances = list(range(1, max(histogram) + 1))
-    lines = []
-    for start in range(0, len(distances), 10):
-        chunk = distances[start : start + 10]
-        lines.append("plies      " + "".join(f"{d:>9}" for d in chunk))
-        lines.append("placements " + "".join(f"{histogram.get(d, 0):>9,}" for d in chunk))
-    return "\n".join(lines)
 
 
 def _verdict(assessment: Assessment) -> str:

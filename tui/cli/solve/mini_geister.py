@@ -129,13 +129,16 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     return 0
 
 
-def _histogram_table(histogram: dict[int, int]) -> str:
+def _histogram_table(histogram: dict[int, int], width: int = 6, grouped: bool = False) -> str:
+    """Ten distances a row: the plies, and the placements at each (``grouped``: with thousands separators, in columns
+    ``width`` wide, as the larger boards' counts need)."""
     distances = list(range(1, max(histogram) + 1))
+    separator = "," if grouped else ""
     lines = []
     for start in range(0, len(distances), 10):
         chunk = distances[start : start + 10]
-        lines.append("plies      " + "".join(f"{d:>6}" for d in chunk))
-        lines.append("placements " + "".join(f"{histogram.get(d, 0):>6}" for d in chunk))
+        lines.append("plies      " + "".join(f"{d:>{width}}" for d in chunk))
+        lines.append("placements " + "".join(f"{histogram.get(d, 0):>{width}{separator}}" for d in chunk))
     return "\n".join(lines)
 
 
