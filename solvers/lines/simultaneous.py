@@ -200,22 +200,8 @@ def tcg_line(n: int = 3, seed: int | None = None, solution: TcgSolution | None =
 
     figures = _figures(rounds, ending, lambda joint: joint[0].value + joint[1].value, row, comment, data)
     header = f"{'state':<7} {'P1 wins':<7} {'player 1 c/a/d/s':<20} {'player 2 c/a/d/s':<20} {'played':<7} chance"
-    return game_line(
-        key=key,
-        title=f"the Twice Clap Game (n = {n}), equilibrium play: {how}",
-        state=state,
-        analysed=Side.P1,
-        rule=f"equilibrium, {key}",
-        tags={
-            "Event": f"Solved line: equilibrium play, {how}",
-            "Player1": "equilibrium",
-            "Player2": "equilibrium",
-        },
-        figures=figures,
-        ending=ending,
-        header=header,
-        data={"n": n, "seed": seed},
-    )
+    title = f"the Twice Clap Game (n = {n}), equilibrium play: {how}"
+    return _equilibrium_line(key, how, title, state, figures, ending, header, {"n": n, "seed": seed})
 
 
 # --------------------------------------------------------------------------------------------------- Footstep
@@ -266,19 +252,30 @@ def footstep_line(
 
     figures = _figures(rounds, ending, lambda joint: f"{joint[0]}:{joint[1]}", row, comment, data)
     header = f"{'state':<9} {'value':<7} {'player 1 bids':<30} {'player 2 bids':<30} {'played':<7} chance"
+    title = f"Footstep (n = {n}, k = {k}), equilibrium play: {how}"
+    return _equilibrium_line(key, how, title, state, figures, ending, header, {"n": n, "k": k, "seed": seed})
+
+
+def _equilibrium_line(
+    key: str,
+    how: str,
+    title: str,
+    state: Game[Any, Any],
+    figures: Sequence[LineStep],
+    ending: str,
+    header: str,
+    data: dict[str, object],
+) -> GameLine:
+    """A line of equilibrium play (both sides the equilibrium player, values for player 1) as a ``GameLine``."""
     return game_line(
         key=key,
-        title=f"Footstep (n = {n}, k = {k}), equilibrium play: {how}",
+        title=title,
         state=state,
         analysed=Side.P1,
         rule=f"equilibrium, {key}",
-        tags={
-            "Event": f"Solved line: equilibrium play, {how}",
-            "Player1": "equilibrium",
-            "Player2": "equilibrium",
-        },
+        tags={"Event": f"Solved line: equilibrium play, {how}", "Player1": "equilibrium", "Player2": "equilibrium"},
         figures=figures,
         ending=ending,
         header=header,
-        data={"n": n, "k": k, "seed": seed},
+        data=data,
     )
