@@ -3,7 +3,7 @@ messages an AI opponent's worker sends back."""
 
 from __future__ import annotations
 
-from typing import ClassVar, Generic, Protocol, TypeVar, cast
+from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast
 
 from textual.content import Content
 from textual.message import Message
@@ -12,8 +12,11 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Header
 
+from core.game import Game
+from core.record import Record
 from tui.games import game_entry
-from tui.saves import SaveStore
+from tui.saves import GameKeeper, SaveStore
+from tui.session import keep_local_game, save_local_record
 from tui.theme import Glyphs
 
 ActionT = TypeVar("ActionT")
@@ -199,3 +202,37 @@ class PlaybackScreen(NashplayScreen):
         if not self.playing and self.ply >= self.last_ply:
             self.ply = 0
         self.playing = not self.playing
+
+
+#: A local game's state type (``TcgState``, ``FootstepState``, ``HeapGameState``).
+StateT = TypeVar("StateT", bound="Game[Any, Any]")
+
+
+class LocalGameScreen(NashplayScreen, Generic[StateT]):
+    """A TCG, Footstep or Nim game played here: kept on disk as it goes (``tui.saves.GameKeeper``: in its save slot
+    while it runs, in ``records/`` once over) and saved on request. Subclasses build the record (``record``)."""
+
+    state: StateT
+    #: The seed of the game's generators: kept in the save's secret while the game runs.
+    seed: int
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.keeper: GameKeeper | None = None
+
+    def record(self) -> Record:
+        raise NotImplementedError
+
+    def _keep(self) -> None:
+        problem = keep_local_game(self.keeper, self.record(), self.state.is_terminal(), self.seed)
+        if problem is not None:
+            self.nashplay.report_save_problem(problem)
+
+    def _new_game(self) -> None:
+        """The game played so far stays where it is kept (in progress: offered for resume); the next one is new."""
+        if self.keeper is not None:
+            self.keeper.abandon()
+
+    def save_record(self) -> tuple[bool, str]:
+        """The save key: the record into ``records/``; whether it was saved, and what to say."""
+        return save_local_record(self.keeper, self.nashplay.saves, self.record())

@@ -37,8 +37,8 @@ from solvers.players import tell_game_over
 from tui.config import FOOTSTEP_APP_MAX, FootstepConfig
 from tui.messages import OpenGame, OpenLearningCurves, OpenReview, ShowMenu
 from tui.saves import GameKeeper, SaveSlot
-from tui.screens.base import NashplayScreen
-from tui.session import game_record, keep_local_game, resumed_seed, save_local_record
+from tui.screens.base import LocalGameScreen
+from tui.session import game_record, resumed_seed
 from tui.widgets.footer import NashplayFooter
 from tui.widgets.mix import MixBars
 from tui.widgets.track import Track
@@ -51,7 +51,7 @@ class _AbandonedSolveError(Exception):
     """Raised inside a solve whose worker was cancelled (the user asked for another size)."""
 
 
-class FootstepScreen(NashplayScreen):
+class FootstepScreen(LocalGameScreen[FootstepState]):
     #: This screen's own styles (loaded when it first shows).
     CSS_PATH = "footstep.tcss"
     AUTO_FOCUS = "#fs-track"
@@ -135,7 +135,6 @@ class FootstepScreen(NashplayScreen):
         self.opponent_rng = random.Random(base + 1)
         self.state = state if state is not None else FootstepState(self.n, self.k)
         self.slot = slot
-        self.keeper: GameKeeper | None = None
         #: Whether the footer shows the keys of a finished game (v, m).
         self._over_shown = False
         self.solution: FootstepSolution | None = None
@@ -564,18 +563,8 @@ class FootstepScreen(NashplayScreen):
         seed = self.seed if self.state.is_terminal() else None
         return game_record(self.state, self.human, self.opponent, seed)
 
-    def _keep(self) -> None:
-        problem = keep_local_game(self.keeper, self.record(), self.state.is_terminal(), self.seed)
-        if problem is not None:
-            self.nashplay.report_save_problem(problem)
-
-    def _new_game(self) -> None:
-        """The game played so far stays where it is kept (in progress: offered for resume); the next one is new."""
-        if self.keeper is not None:
-            self.keeper.abandon()
-
     def action_save_record(self) -> None:
-        _, message = save_local_record(self.keeper, self.nashplay.saves, self.record())
+        _, message = self.save_record()
         self.say(message)
 
     def action_review(self) -> None:

@@ -48,8 +48,8 @@ from solvers.grundy import Analysis
 from tui.config import NimConfig
 from tui.messages import OpenGame, OpenReview, ShowMenu
 from tui.saves import GameKeeper, SaveSlot
-from tui.screens.base import NashplayScreen, OpponentFailed, OpponentMoved
-from tui.session import game_record, keep_local_game, resumed_seed, save_local_record
+from tui.screens.base import LocalGameScreen, OpponentFailed, OpponentMoved
+from tui.session import game_record, resumed_seed
 from tui.widgets.footer import NashplayFooter
 from tui.widgets.heaps import AdvicePanel, HeapRows
 
@@ -86,7 +86,7 @@ def rule_help(rule: HeapRule) -> str:
     return str(rule)
 
 
-class NimScreen(NashplayScreen):
+class NimScreen(LocalGameScreen[HeapGameState]):
     """A heap game against the perfect player, a random one, or a second person."""
 
     #: This screen's own styles (loaded when it first shows).
@@ -156,7 +156,6 @@ class NimScreen(NashplayScreen):
         self.rng = random.Random(self.seed if state is None else resumed_seed(self.seed, len(state.history())))
         self.state = state if state is not None else HeapGameState(config.heaps, config.rule, config.misere)
         self.slot = slot
-        self.keeper: GameKeeper | None = None
         self.splits = self.config.rule.can_split
         #: The AI opponent (none when two people share the keyboard), and the player whose analysis is the advice.
         self.opponent = None if config.opponent == "human" else make_player(config.opponent, "nim")
@@ -592,18 +591,8 @@ class NimScreen(NashplayScreen):
         seed = self.seed if self.state.is_terminal() else None
         return game_record(self.state, self.config.human, self.config.opponent, seed)
 
-    def _keep(self) -> None:
-        problem = keep_local_game(self.keeper, self.record(), self.state.is_terminal(), self.seed)
-        if problem is not None:
-            self.nashplay.report_save_problem(problem)
-
-    def _new_game(self) -> None:
-        """The game played so far stays where it is kept (in progress: offered for resume); the next one is new."""
-        if self.keeper is not None:
-            self.keeper.abandon()
-
     def action_save_record(self) -> None:
-        saved, message = save_local_record(self.keeper, self.nashplay.saves, self.record())
+        saved, message = self.save_record()
         self.say(message, not saved)
 
     def action_review(self) -> None:

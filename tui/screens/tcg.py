@@ -34,8 +34,8 @@ from solvers.tcg import ACTIONS, TcgSolution, load_solution, round_like_source
 from tui.config import TCG_APP_MAX_N, TcgConfig, TcgMode
 from tui.messages import OpenGame, OpenReview, ShowMenu
 from tui.saves import GameKeeper, SaveSlot
-from tui.screens.base import NashplayScreen
-from tui.session import game_record, keep_local_game, resumed_seed, save_local_record
+from tui.screens.base import LocalGameScreen
+from tui.session import game_record, resumed_seed
 from tui.widgets.footer import NashplayFooter
 from tui.widgets.heatmap import HeatMap
 from tui.widgets.mix import MixBars
@@ -45,7 +45,7 @@ class _AbandonedSolveError(Exception):
     """Raised inside a solve whose worker was cancelled (the user changed n again)."""
 
 
-class TcgScreen(NashplayScreen):
+class TcgScreen(LocalGameScreen[TcgState]):
     #: This screen's own styles (loaded when it first shows).
     CSS_PATH = "tcg.tcss"
     # Keys act on the screen itself. Textual focuses the first focusable widget on every resume, and the hidden
@@ -113,7 +113,6 @@ class TcgScreen(NashplayScreen):
         self.n = self.config.n
         self.state = state if state is not None else TcgState(self.n)
         self.slot = slot
-        self.keeper: GameKeeper | None = None
         #: Whether the footer shows the keys of a finished game (v, m).
         self._over_shown = False
         self.solution: TcgSolution | None = None
@@ -540,18 +539,8 @@ class TcgScreen(NashplayScreen):
         seed = self.seed if self.state.is_terminal() else None
         return game_record(self.state, self.human, self.opponent_name, seed, {"Mode": self.mode})
 
-    def _keep(self) -> None:
-        problem = keep_local_game(self.keeper, self.record(), self.state.is_terminal(), self.seed)
-        if problem is not None:
-            self.nashplay.report_save_problem(problem)
-
-    def _new_game(self) -> None:
-        """The game played so far stays where it is kept (in progress: offered for resume); the next one is new."""
-        if self.keeper is not None:
-            self.keeper.abandon()
-
     def action_save_record(self) -> None:
-        _, message = save_local_record(self.keeper, self.nashplay.saves, self.record())
+        _, message = self.save_record()
         self.say(message)
 
     def action_review(self) -> None:
