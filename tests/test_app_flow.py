@@ -20,6 +20,7 @@ from textual.command import CommandPalette
 from textual.widgets import Input, OptionList
 from unprivileged import call_unprivileged, make_read_only, shared_folder
 
+import tui.app as tui_app
 from core.game import Side
 from core.geister import Colour, variant_by_name
 from core.notation import Move
@@ -474,6 +475,15 @@ def test_a_state_folder_that_cannot_be_read_leaves_the_menu_working(
     run(test)
 
 
+class _StylesheetInMemoryApp(NashplayApp):
+    """The app with its stylesheet read by the test process, not by the app: the unprivileged user may not be able
+    to read the checkout (CI clones it under a ``mktemp -d`` folder, mode 0700, as root), and Textual reads
+    ``CSS_PATH`` when an app starts."""
+
+    CSS_PATH = None
+    CSS = Path(tui_app.__file__).with_name(str(NashplayApp.CSS_PATH)).read_text()
+
+
 def resume_from_a_read_only_state_folder(state: Path) -> None:
     """As a user bound by permissions (``call_unprivileged``): the state folder and its save are read-only."""
     if os.access(state / "games", os.W_OK):
@@ -483,7 +493,7 @@ def resume_from_a_read_only_state_folder(state: Path) -> None:
     before = (saved.read_text(), secret.read_text())
 
     async def test() -> None:
-        app = NashplayApp(ai_delay=0, saves=SaveStore(state))
+        app = _StylesheetInMemoryApp(ai_delay=0, saves=SaveStore(state))
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
             assert isinstance(app.screen, MenuScreen)
