@@ -232,6 +232,23 @@ def saved_slots(state_dir: Path) -> list[Path]:
     return sorted((state_dir / "games").glob("*.ngr"))
 
 
+def test_ctrl_c_quits_and_the_game_stays_for_resume(state_dir: Path) -> None:
+    """Ctrl-C ends the app as it ends every command (Textual's default only said to press ctrl+q), the game kept."""
+
+    async def test() -> None:
+        app = play_app()
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await first_move(app, pilot)
+            assert app.is_running
+            await pilot.press("ctrl+c")
+            await pilot.pause()
+            assert not app.is_running
+
+    run(test)
+    assert len(saved_slots(state_dir)) == 1
+
+
 def resume_options(app: NashplayApp) -> list[tuple[str, str]]:
     return [(option_id, prompt) for option_id, prompt in menu_options(app) if (option_id or "").startswith("resume:")]
 

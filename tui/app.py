@@ -106,6 +106,9 @@ class NashplayApp(App[None]):
     BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
         Binding("q", "quit", "Quit"),
         Binding("ctrl+q", "quit", "Quit", show=False, priority=True),
+        # Ctrl-C ends the app as it ends every command (Textual's default only says to press ctrl+q); not a priority
+        # binding, so that a widget that binds ctrl+c itself keeps it.
+        Binding("ctrl+c", "quit", "Quit", show=False),
         Binding("question_mark", "help", "Help"),
         Binding("t", "next_theme", "Theme"),
     ]
