@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import threading
 
+import numpy as np
 import pytest
-from pilot_helpers import run
+from pilot_helpers import run, wait_for
+from rich.text import Text
+from textual.app import App, ComposeResult
+from waiting import HANG_SECONDS
 
 from core.game import Side
 from core.tcg import TcgAction
@@ -110,7 +114,7 @@ def test_changing_n_solves_in_the_background_and_the_game_goes_on(monkeypatch: p
 
     def slow_load(n: int, use_cache: bool = True, progress: object = None) -> tuple[TcgSolution, str]:
         if n == 40:
-            assert release.wait(timeout=30), "the test never released the solve"
+            assert release.wait(timeout=HANG_SECONDS), "the test never released the solve"
         return real_load(n, use_cache, progress)  # type: ignore[arg-type]
 
     monkeypatch.setattr(TcgSolution, "load", staticmethod(slow_load))
@@ -285,11 +289,8 @@ def test_a_long_solve_shows_its_progress_and_x_cancels_it() -> None:
             footer_keys = [key.key for key in app.screen.query("FooterKey")]
             assert "x" not in footer_keys  # nothing to cancel yet
             await pilot.press("n", "ctrl+u", "2", "0", "0", "enter")
-            for _ in range(400):
-                await pilot.pause(0.05)
-                if screen.solve_progress is not None:
-                    break
-            assert screen.solve_progress is not None and screen.solving == 200
+            await wait_for(pilot, lambda: screen.solve_progress is not None, "the solve's first progress")
+            assert screen.solving == 200
             assert "sweep" in screen.message_text and "residual" in screen.message_text
             await pilot.pause()
             assert "x" in [key.key for key in app.screen.query("FooterKey")]
@@ -307,7 +308,7 @@ def test_the_heat_map_of_n_200_shows_a_window_around_the_current_state() -> None
     """201 x 201 states fit no terminal: the map shows the rows and columns around the current state, says which,
     and brackets the current state (not only its colour); every line fits the widget."""
     import numpy as np
-    from textual.app import App, ComposeResult
+    from textual.app import App
 
     values = np.linspace(0, 1, 201 * 201).reshape(201, 201)
 
@@ -331,5 +332,50 @@ def test_the_heat_map_of_n_200_shows_a_window_around_the_current_state() -> None
                 assert row.count("[") == 1 and row.index("[") == 6 + 5 * 3
                 assert "now: 150,3" in lines[-1]
                 assert heat.size.height == len(lines)
+
+    run(test)
+
+
+def test_the_heat_map_and_the_mixes_draw_the_same_whatever_the_last_bits() -> None:
+    """Solved values differ between machines in their last bits (another processor, another BLAS): a snapshot once
+    failed on another machine because a cell's colour was one RGB step off (``#595a64`` for ``#5a5a63``). What is
+    drawn follows the digits shown, so values that differ by a few units in the last place draw the same, characters
+    and colours, on the real n = 5 solution and on exact halves (bars of 2.5 cells, cells at 0.5)."""
+    from tui.screens.tcg import load_solution
+
+    solution, _ = load_solution(5)
+    values = solution.values
+    halves = np.full((3, 3), 0.5)
+
+    async def drawn(grid: np.ndarray, mix: tuple[float, ...]) -> list[tuple[str, str]]:
+        class Canvas(App[None]):
+            def compose(self) -> ComposeResult:
+                yield HeatMap(id="heat")
+                yield MixBars(id="mix")
+
+        app = Canvas()
+        async with app.run_test(size=(80, 30)) as pilot:
+            heat = app.query_one("#heat", HeatMap)
+            heat.values = grid
+            bars = app.query_one("#mix", MixBars)
+            bars.BAR_WIDTH = 5
+            bars.show("mix", ["c", "a", "d", "s"], mix, [False] * 4)
+            await pilot.pause()
+            segments: list[tuple[str, str]] = []
+            for widget in (heat, bars):
+                text = widget.render()
+                assert isinstance(text, Text)
+                segments += [(text.plain[span.start : span.end], str(span.style)) for span in text.spans]
+            return segments
+
+    async def test() -> None:
+        for grid, mix in ((values, (0.3, 0.2, 0.5, 0.0)), (halves, (0.5, 0.5, 0.0, 0.0))):
+            exact = await drawn(grid, mix)
+            for ulps in (-3, 3):
+                nudged = np.nextafter(grid, np.inf if ulps > 0 else -np.inf)
+                for _ in range(abs(ulps) - 1):
+                    nudged = np.nextafter(nudged, np.inf if ulps > 0 else -np.inf)
+                shifted = tuple(float(np.nextafter(p, np.inf if ulps > 0 else -np.inf)) for p in mix)
+                assert await drawn(nudged, shifted) == exact
 
     run(test)

@@ -21,19 +21,28 @@ LABEL_WIDTH, CELL_WIDTH = 6, 5
 
 
 def _blend(value: float) -> str:
-    """A colour from player 2's side (blue, 0) through grey (0.5) to player 1's side (orange, 1)."""
+    """A colour from player 2's side (blue, 0) through grey (0.5) to player 1's side (orange, 1).
+
+    The value is first rounded to the hundredths its cell prints: a solved value differs between machines in its last
+    bits (another processor, another BLAS), and the colour must change only where the digits a person reads do."""
+    value = round(value, 2)
     low, mid, high = np.array([59, 130, 246]), np.array([90, 90, 100]), np.array([245, 158, 11])
     rgb = mid + (high - mid) * (value - 0.5) * 2 if value >= 0.5 else mid + (low - mid) * (0.5 - value) * 2
     r, g, b = (int(c) for c in rgb)
     return f"#{r:02x}{g:02x}{b:02x}"
 
 
+#: Values this close to 0 or 1 are sure results: the solver's own precision (a residual of 1e-9), so that a sure
+#: win solved as ``0.9999999999999999`` on one machine and ``1.0`` on another reads the same.
+SURE = 1e-9
+
+
 def cell_text(value: float) -> str:
     """A probability in at most three characters: ``.26``, ``1``, ``0``; ``~1`` for a value below 1 that rounds to
     it (``1.00`` would not fit, and would claim a sure win)."""
-    if value >= 1:
+    if value >= 1 - SURE:
         return "1"
-    if value <= 0:
+    if value <= SURE:
         return "0"
     rounded = f"{value:.2f}"
     return "~1" if rounded == "1.00" else rounded.lstrip("0")

@@ -10,6 +10,13 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 
+def shown_share(p: float) -> float:
+    """A probability as drawn: in tenths of a percent (what the line prints), within 0 and 1. A solved mix differs
+    between machines in its last bits (another processor, another BLAS) and an LP may give ``-1e-17`` for 0: the bar
+    and the digits follow the printed value only (50% on a bar of 5 cells is 2.5 cells either way, never ``-0.0%``)."""
+    return max(0.0, min(1.0, round(p * 1000) / 1000))
+
+
 class MixBars(Widget):
     DEFAULT_CSS = """
     MixBars { height: auto; width: 1fr; }
@@ -74,7 +81,7 @@ class MixBars(Widget):
         bar_width = max(5, min(self.BAR_WIDTH, width - label_width - self.LINE_CHROME))
         shown, left_out = self._shown()
         for index in shown:
-            label, p = self.labels[index], self.probabilities[index]
+            label, p = self.labels[index], shown_share(self.probabilities[index])
             filled = round(p * bar_width)
             text.append("\n")
             text.append(f"{label:<{label_width}} ", style=label_style)
@@ -84,6 +91,6 @@ class MixBars(Widget):
             if index < len(self.keeps) and self.keeps[index]:
                 text.append(" *", style=star_style)
         if left_out:
-            rest = sum(p for i, p in enumerate(self.probabilities) if i not in shown)
+            rest = shown_share(sum(p for i, p in enumerate(self.probabilities) if i not in shown))
             text.append(f"\n... {left_out} more, {rest * 100:.1f}% in all", style=star_style)
         return text
