@@ -66,7 +66,9 @@ def plot_lines(
         if not known:
             eighths.append(None)
             continue
-        share = (sum(known) / len(known) - low) / span
+        # Rounded to millionths first: a solved value's last bits differ between machines, and a bar's height must
+        # not (a share of exactly half an eighth would round either way).
+        share = round((sum(known) / len(known) - low) / span, 6)
         # At least one eighth: a value at the very bottom still shows, as distinct from no value.
         eighths.append(max(1, round(min(1.0, max(0.0, share)) * height * 8)))
     # The row holding the middle of the range (with an even height, the row just above the middle line).
