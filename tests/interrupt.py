@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from waiting import HANG_SECONDS
 
 NASHPLAY = Path(sys.executable).parent / "nashplay"
 
@@ -53,7 +54,7 @@ def interrupt_when(args: list[str], marker: bytes) -> Interrupted:
         shown = read_until(master, marker, process)
         assert marker in shown, shown
         process.send_signal(signal.SIGINT)
-        out, _ = process.communicate(timeout=120)
+        out, _ = process.communicate(timeout=HANG_SECONDS)
         err = (shown + read_until(master, b"interrupted", process)).decode(errors="replace")
     finally:
         if process.poll() is None:

@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable
 from textual.pilot import Pilot
 from textual.widgets import Input
 from textual.worker import WorkerCancelled
+from waiting import HANG_SECONDS, hung
 
 from core.game import Side
 from core.geister import GeisterView
@@ -28,6 +29,17 @@ def view_of(app: NashplayApp) -> GeisterView:
     view = app.screen.query_one("#board", Board).view
     assert view is not None
     return view
+
+
+async def wait_for(pilot: Pilot[None], condition: Callable[[], bool], what: str) -> None:
+    """Let the app run (its messages, its workers' answers) until ``condition`` holds: a wait on what the app does,
+    not on the clock; only a hang reaches the ceiling (``waiting.HANG_SECONDS``)."""
+    loop = asyncio.get_running_loop()
+    ceiling = loop.time() + HANG_SECONDS
+    while not condition():
+        if loop.time() > ceiling:
+            raise hung(what)
+        await pilot.pause(0.02)
 
 
 async def settle(app: NashplayApp, pilot: Pilot[None]) -> None:

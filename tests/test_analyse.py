@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from interrupt import interrupt_when
+from waiting import HANG_SECONDS
 
 from core.footstep import FootstepPosition
 from core.game import Side
@@ -351,7 +352,13 @@ def test_analyse_help_loads_no_numpy() -> None:
     )
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     done = subprocess.run(
-        [sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=False
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=HANG_SECONDS,
+        check=False,
     )
     assert done.returncode == 0, done.stderr
     loaded = set(json.loads(done.stdout.strip().splitlines()[-1]))

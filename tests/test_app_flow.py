@@ -8,17 +8,17 @@ and a fixed seed, and asserts on the model and widget state. Plain functions run
 
 from __future__ import annotations
 
-import asyncio
 import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from pilot_helpers import first_move, play_app, run, settle, type_move, view_of
-from textual.command import CommandPalette
+from pilot_helpers import first_move, play_app, run, settle, type_move, view_of, wait_for
+from textual.command import CommandList, CommandPalette
 from textual.widgets import Input, OptionList
 from unprivileged import call_unprivileged, make_read_only, shared_folder
+from waiting import HANG_SECONDS
 
 import tui.app as tui_app
 from core.game import Side
@@ -632,15 +632,16 @@ def test_replay_viewer_steps_plays_and_never_changes_the_record() -> None:
             await pilot.press(*["plus"] * 6)
             assert screen.speed_index == len(SPEEDS) - 1
 
-            # At the fastest speed the real timer moves on by itself, and stops when paused.
+            # At the fastest speed the real timer moves on by itself, and stops when paused: while a probe timer of
+            # the same period ticks three times in the same event loop, the paused one does not move the position.
             await pilot.press("home", "space")
-            await asyncio.sleep(0.5)
-            await pilot.pause()
-            assert screen.ply >= 2
+            await wait_for(pilot, lambda: screen.ply >= 2, "the replay's timer to play two moves")
             await pilot.press("space")
             stopped = screen.ply
-            await asyncio.sleep(0.3)
-            await pilot.pause()
+            ticks: list[int] = []
+            probe = screen.set_interval(SPEEDS[screen.speed_index], lambda: ticks.append(1))
+            await wait_for(pilot, lambda: len(ticks) >= 3, "three ticks of a timer at the replay's speed")
+            probe.stop()
             assert screen.ply == stopped and shown() == positions[stopped]
             # At the end, play starts again from the start (slowly, so the timer does not move on while we look);
             # a tick past the end stops playing.
@@ -745,7 +746,9 @@ def test_palette_runs_a_screen_action() -> None:
             await pilot.pause()
             assert isinstance(app.screen, CommandPalette)
             await pilot.press(*"Undo")
-            await pilot.pause(0.3)  # the palette searches its providers in the background
+            # The palette searches its providers in the background: Enter once it has found the command.
+            hits = app.screen.query_one(CommandList)
+            await wait_for(pilot, lambda: hits.option_count > 0, "the palette's hits for Undo")
             await pilot.press("enter")
             await pilot.pause()
             assert app.screen is game
@@ -954,7 +957,7 @@ def test_main_rejects_an_unknown_theme(monkeypatch: pytest.MonkeyPatch, capsys: 
 def test_help_from_the_shell(command: list[str]) -> None:
     if not Path(command[0]).exists():
         pytest.skip(f"{command[0]} is not installed")
-    done = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
+    done = subprocess.run(command, capture_output=True, text=True, timeout=HANG_SECONDS, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("usage: nashplay")
     for word in ("play", "replay", "--ascii", "--theme", "examples:"):

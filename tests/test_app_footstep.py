@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from pilot_helpers import run
+from pilot_helpers import run, wait_for
 from textual.widgets import Static
 
 from core.game import Side
@@ -133,19 +133,25 @@ def test_the_learner_opponent_trains_in_a_process_then_learns_from_you() -> None
         app = footstep_app("learner", n=5, k=2)
         async with app.run_test(size=SIZE) as pilot:
             screen = screen_of(app)
-            for _ in range(400):
-                await pilot.pause(0.05)
-                if screen.learner is not None and screen.solution is not None:
+            await wait_for(
+                pilot, lambda: screen.learner is not None and screen.solution is not None, "the learner's training"
+            )
+            learner = screen.learner
+            assert learner is not None
+            # Games until one is decided (a draw teaches the learner nothing); with the seed fixed, the same games
+            # every time, and the first or second is decided.
+            for _ in range(20):
+                before = learner.p.copy()
+                while not screen.state.is_terminal():
+                    if screen.state.position.points1:
+                        await pilot.press("1")
+                    await pilot.press("enter")
+                if screen.scores[-1] != 0:
                     break
-            assert screen.learner is not None
-            before = screen.learner.p.copy()
-            while not screen.state.is_terminal():
-                if screen.state.position.points1:
-                    await pilot.press("1")
-                await pilot.press("enter")
-            # The game's result changed the learner's tables (it won or lost: 1-point bids end in a result).
-            if screen.scores[-1] != 0:
-                assert not (screen.learner.p == before).all()
+                await pilot.press("n")
+            assert screen.scores[-1] != 0, "twenty drawn games in a row"
+            # The decided game's result changed the learner's tables, in this very learner.
+            assert screen.learner is learner and not (learner.p == before).all()
 
     run(test)
 
@@ -161,11 +167,7 @@ def test_learning_curves_screen_plots_all_three_learners(monkeypatch: pytest.Mon
             await pilot.press("l")
             screen = app.screen
             assert isinstance(screen, FootstepLearningScreen)
-            for _ in range(600):
-                await pilot.pause(0.05)
-                if len(screen.curves) == 3:
-                    break
-            assert len(screen.curves) == 3
+            await wait_for(pilot, lambda: len(screen.curves) == 3, "the three learning curves")
             await pilot.pause()
             plot_text = text_of(app, "#learn-plot")
             for line in ("R  reward", "P  reproach", "C  carrot-and-stick", "E  equilibrium", "B  best response"):

@@ -7,17 +7,18 @@ test is a plain function that runs its coroutine with ``asyncio.run``.
 
 from __future__ import annotations
 
-import asyncio
+import threading
 from pathlib import Path
 
-from pilot_helpers import first_move, play_app, run, settle, type_move, view_of
+from pilot_helpers import first_move, play_app, run, settle, type_move, view_of, wait_for
 from textual import events
 from textual.pilot import Pilot
 from textual.widgets import Input
+from waiting import HANG_SECONDS
 
 import tui.app as tui_app
 from core.game import Side
-from core.geister import Colour, GeisterState
+from core.geister import Colour, GeisterState, GeisterView
 from core.notation import Move, Square
 from core.record import Record
 from tui.app import NashplayApp, StartRequest
@@ -454,18 +455,29 @@ def test_undo_then_a_new_move_drops_the_stale_reply() -> None:
     async def test() -> None:
         # Geister (a capture does not end it). Player 2's only blue, on d4, will take d3; the user plays a2-a3,
         # takes it back while the AI still thinks, and captures d4 instead: the old reply d4-d3 is now illegal.
-        # The moves go straight to the screen (as the board's MoveChosen does) so that the timing is certain: both
-        # happen well within the AI's 0.5 s "thinking" pause.
-        app = position_app("r4r/6/3b2/3B2/B4R/6 1", "geister", ai_delay=0.5)
+        # The AI thinks until the test lets it (a gate, not a pause that a loaded machine could outlast), so both
+        # moves are certainly made while the first reply is still being chosen.
+        app = position_app("r4r/6/3b2/3B2/B4R/6 1", "geister", ai_delay=0)
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
             screen = game(app)
+            gate = threading.Event()
+            asked: list[GeisterView] = []
+            choose = screen.session.choose_opponent_move
+
+            def thinking(view: GeisterView) -> Move:
+                asked.append(view)
+                gate.wait(HANG_SECONDS)
+                return choose(view)
+
+            screen.session.choose_opponent_move = thinking  # type: ignore[method-assign]
             screen.play(Move.parse("a2-a3"))
-            await asyncio.sleep(0.1)  # the AI's worker is running on a2-a3
+            await wait_for(pilot, lambda: len(asked) == 1, "the AI to think about a2-a3")
             await pilot.press("u")
             assert screen.session.state.moves() == []
             screen.play(Move.parse("d3-d4"))
-            await asyncio.sleep(0.9)  # both the stale worker and the new one have answered
+            await wait_for(pilot, lambda: len(asked) == 2, "the AI to think about d3-d4")
+            gate.set()  # both answer now: the stale reply to a2-a3 first or second, whichever the threads make it
             await settle(app, pilot)
             moves = screen.session.state.moves()
             assert moves[0] == Move.parse("d3-d4") and len(moves) == 2

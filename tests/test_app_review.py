@@ -7,17 +7,17 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Callable
 from typing import Any
 
 import pytest
-from pilot_helpers import run
+from pilot_helpers import run, wait_for
 from screen_text import non_ascii, screen_text
 from test_record_viewer import game_record, geister_record
 from textual.message import Message
 from textual.pilot import Pilot
 from textual.widgets import Static
 from textual.worker import WorkerCancelled
+from waiting import HANG_SECONDS
 
 from core.game import Side
 from core.notation import Move
@@ -35,8 +35,6 @@ from tui.widgets.ply_list import PlyList
 from tui.widgets.value_graph import ValueGraph, plot_lines
 
 SIZE = (110, 34)
-#: Generous: a loaded machine may take many times longer than an idle one (nothing here depends on speed).
-WAIT_SECONDS = 240.0
 
 
 # ------------------------------------------------------------------------------------------------ helpers
@@ -58,15 +56,6 @@ def made_review(scale: str = "chance", span: float = 1.0) -> Review:
         entry(5, 1, 0.8, None, None),
     )
     return Review("nim", {"1": "alice", "2": "bob"}, 5, "a judge made in the test", scale, span, moves)
-
-
-async def wait_for(pilot: Pilot[None], condition: Callable[[], bool], what: str) -> None:
-    """Poll ``condition`` (no fixed sleeps: the machine may be loaded)."""
-    for _ in range(int(WAIT_SECONDS / 0.05)):
-        if condition():
-            return
-        await pilot.pause(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 async def open_review(
@@ -330,7 +319,7 @@ def test_progress_shows_and_escape_cancels_the_review(monkeypatch: pytest.Monkey
             progress(done, total)
             if done == 1 and not release.is_set():
                 held.set()
-                release.wait(WAIT_SECONDS)
+                release.wait(HANG_SECONDS)
 
         return real(record, **{**kwargs, "progress": slow_progress})
 
@@ -441,10 +430,7 @@ def test_snapshot(snap_compare, size: str) -> None:  # type: ignore[no-untyped-d
         await pilot.pause()
         screen = ReviewScreen(record, "Replay: Nim")
         await pilot.app.push_screen(screen)
-        for _ in range(int(WAIT_SECONDS / 0.05)):
-            if screen.phase != "running":
-                break
-            await pilot.pause(0.05)
+        await wait_for(pilot, lambda: screen.phase != "running", "the review")
         await pilot.press("down", "down")
         await pilot.pause()
 

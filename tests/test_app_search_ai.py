@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from pilot_helpers import run, settle
+from pilot_helpers import run, wait_for
 
 from core.game import Side
 from solvers.catalogue import players_for
@@ -22,11 +22,6 @@ SIZE = (120, 40)
 
 def test_search_ais_are_offered_for_geister() -> None:
     assert {"greedy", "mc", "upp", "ismcts"} <= {e.name for e in players_for("geister")}
-
-
-#: Polls of the panel before a test gives up on the search process: a guard against a hang, never a speed limit (the
-#: process is started, the engine warmed and the first slice searched however long a loaded machine takes).
-PATIENCE = 3000
 
 
 def test_live_advice_searches_in_a_process_and_keys_stay_answered(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -58,12 +53,8 @@ def test_live_advice_searches_in_a_process_and_keys_stay_answered(monkeypatch: p
             assert not shown()  # off until asked for: it keeps a core busy
             await pilot.press("a")
             assert shown()
+            await wait_for(pilot, lambda: "Suggested:" in str(panel.render()), "the advice's first suggestion")
             text = str(panel.render())
-            for _ in range(PATIENCE):
-                if "Suggested:" in text:
-                    break
-                await pilot.pause(0.1)
-                text = str(panel.render())
             assert "Suggested:" in text and "depth" in text and "nodes" in text and "chance of blue" in text, text
             assert "thinking" in text and "done" not in text, text  # the hour's budget is not spent: still searching
             assert "advise_in_child" in submitted  # the report came through the search process
@@ -91,11 +82,7 @@ def test_an_upp_opponent_plays_from_its_process() -> None:
             screen = app.screen
             assert isinstance(screen, GameScreen)
             await pilot.press("colon", *"b2-b3", "enter")
-            for _ in range(100):
-                await settle(app, pilot)
-                if len(screen.session.state.moves()) == 2:
-                    break
-            assert len(screen.session.state.moves()) == 2
+            await wait_for(pilot, lambda: len(screen.session.state.moves()) == 2, "upp's reply")
             assert screen.session.record().tags["Opponent"] == "upp"
 
     run(test)

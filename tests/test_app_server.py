@@ -9,13 +9,13 @@ import asyncio
 import os
 import random
 import signal
-import time
 from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
 from fake_server import FakeServer, ServedGame, ServerOptions, free_ports
+from pilot_helpers import wait_for as until
 from textual.pilot import Pilot
 from textual.widgets import Input
 
@@ -92,14 +92,6 @@ def text_of(app: NashplayApp, selector: str) -> str:
     return str(app.screen.query_one(selector).render())
 
 
-async def until(pilot: Pilot[None], condition: Callable[[], bool], what: str, timeout: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
-        await pilot.pause(0.02)
-
-
 async def my_turn(app: NashplayApp, pilot: Pilot[None]) -> GeisterView:
     screen = screen_of(app)
     await until(pilot, lambda: screen.my_turn or screen.phase in ("over", "failed"), "the user's turn")
@@ -154,7 +146,7 @@ async def play_typed(pilot: Pilot[None], screen: ServerGameScreen, move: Move, h
         await pilot.press("enter")
     else:
         await pilot.press("colon", *move.to_text(), "enter")
-    await until(pilot, lambda: screen.version != before, f"{move} to be handed over ({screen.message_text})", 5)
+    await until(pilot, lambda: screen.version != before, f"{move} to be handed over ({screen.message_text})")
 
 
 async def play_until_it_breaks(app: NashplayApp, pilot: Pilot[None]) -> ContestError:
@@ -439,7 +431,7 @@ def test_the_advice_panel_searches_on_the_users_turn(tmp_path: Path, monkeypatch
                 assert not panel.display  # off until asked for: it keeps a core busy
                 await pilot.press("a")
                 assert panel.display
-                await until(pilot, lambda: "done" in str(panel.render()), "the search", timeout=90)
+                await until(pilot, lambda: "done" in str(panel.render()), "the search")
                 text = str(panel.render())
                 assert "Suggested:" in text and "depth" in text and "nodes" in text, text
                 await pilot.press("a")

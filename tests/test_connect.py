@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from fake_server import HandlerThread, ServerOptions, ServerThread, free_ports
+from waiting import HANG_SECONDS
 
 from core.record import Record
 from solvers.catalogue import STRONGEST
@@ -298,7 +299,7 @@ def test_a_signal_saves_the_game_so_far_and_exits_cleanly(signum: signal.Signals
         try:
             assert server.holding.wait(120), "the game never got under way"
             process.send_signal(signum)
-            out, err = process.communicate(timeout=120)
+            out, err = process.communicate(timeout=HANG_SECONDS)
         finally:
             if process.poll() is None:
                 process.kill()

@@ -3,7 +3,7 @@ exact advice, and the evaluation bar is marked."""
 
 from __future__ import annotations
 
-from pilot_helpers import run
+from pilot_helpers import run, wait_for
 
 from core.game import Side
 from tui.app import NashplayApp, StartRequest
@@ -13,8 +13,6 @@ from tui.widgets.eval_bar import EvalBar
 
 #: Player 1's blue one step from its exit a6, nothing of player 2's able to stop it (their colours hidden: drawn).
 ESCAPE = "6/B5/6/3u2/4u1/5R 1 BBBRRRbbbrrr 100"
-#: Polls before giving up on the advice process: a guard against a hang, never a speed limit.
-PATIENCE = 3000
 
 
 def test_a_game_in_the_tables_shows_exact_advice_and_marks_the_bar() -> None:
@@ -25,12 +23,8 @@ def test_a_game_in_the_tables_shows_exact_advice_and_marks_the_bar() -> None:
             await pilot.pause()
             await pilot.press("a")
             panel = app.screen.query_one("#search-advice", AdvicePanel)
+            await wait_for(pilot, lambda: "Suggested:" in str(panel.render()), "the advice's first suggestion")
             text = str(panel.render())
-            for _ in range(PATIENCE):
-                if "Suggested:" in text:
-                    break
-                await pilot.pause(0.1)
-                text = str(panel.render())
             assert "Suggested: a5-a6" in text and "win in 3, exact" in text, text
             bar = app.screen.query_one("#eval-bar", EvalBar)
             assert bar.label == "W3" and bar.mark == "TB"

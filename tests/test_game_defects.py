@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from pilot_helpers import run
+from pilot_helpers import run, wait_for
 
 from core.errors import IllegalMoveError, NotationError
 from core.game import Side
@@ -125,10 +125,7 @@ def test_the_chances_of_blue_on_the_board_move_with_the_evidence() -> None:
             session.version += 1
             screen.refresh_game()
             await pilot.press("a")
-            for _ in range(600):
-                await pilot.pause(0.05)
-                if board.blue_chances:
-                    break
+            await wait_for(pilot, lambda: bool(board.blue_chances), "the chances of blue on the board")
             chances = {str(square): chance for square, chance in board.blue_chances}
             assert len(chances) == 8, chances
             others = [chance for square, chance in chances.items() if square != "c4"]

@@ -18,6 +18,7 @@ from types import ModuleType
 
 import numpy as np
 import pytest
+from waiting import HANG_SECONDS
 
 from core.game import Side
 from core.geister import VARIANTS, Colour, GeisterState, Variant
@@ -415,7 +416,7 @@ def run_python(script: str, env: dict[str, str | None]) -> subprocess.CompletedP
         else:
             environment[key] = value
     done = subprocess.run(
-        [sys.executable, "-c", script], cwd=ROOT, env=environment, capture_output=True, text=True, timeout=300
+        [sys.executable, "-c", script], cwd=ROOT, env=environment, capture_output=True, text=True, timeout=HANG_SECONDS
     )
     assert done.returncode == 0, done.stderr
     return done

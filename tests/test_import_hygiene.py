@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from waiting import HANG_SECONDS
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -53,7 +54,13 @@ def import_in_subprocess(modules: list[str]) -> set[str]:
     )
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
     done = subprocess.run(
-        [sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=False
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=HANG_SECONDS,
+        check=False,
     )
     assert done.returncode == 0, f"importing {modules} failed:\n{done.stderr}"
     return set(json.loads(done.stdout.strip().splitlines()[-1]))

@@ -8,12 +8,13 @@ import gc
 import os
 import random
 import threading
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
 from pathlib import Path
 from typing import Any, Literal, TypeVar, cast
 
 import pytest
 from fake_server import FakeServer, ServedGame, ServerOptions, free_ports
+from waiting import HANG_SECONDS, until
 
 from core.game import Side
 from core.geister import GeisterState, GeisterView, Setup
@@ -72,15 +73,6 @@ async def match(
 def finished(result: GameResult | BaseException) -> GameResult:
     assert isinstance(result, GameResult), result
     return result
-
-
-async def until(condition: Callable[[], bool], what: str, timeout: float = 30.0) -> None:
-    """Wait for ``condition`` (the time-out only turns a hang into a failure)."""
-    deadline = asyncio.get_running_loop().time() + timeout
-    while not condition():
-        if asyncio.get_running_loop().time() > deadline:
-            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
-        await asyncio.sleep(0.01)
 
 
 class HeldPlayer:
@@ -276,12 +268,16 @@ def test_connection_refused_then_the_server_comes_up() -> None:
 
     async def main() -> Any:
         with free_ports() as ports:
-            settings = ContestSettings(connect_deadline=10)
+            settings = ContestSettings(connect_deadline=HANG_SECONDS)
             games = asyncio.gather(
                 play_game(HOST, ports[0], ai("random", 1), settings=settings, on_event=events.append),
                 play_game(HOST, ports[1], ai("chototsu", 2), settings=settings),
             )
-            await asyncio.sleep(0.4)
+            # The server comes up once the first client has been refused, however long that took.
+            await until(
+                lambda: any(isinstance(e, Connecting) and "connection refused" in e.text for e in events),
+                "a refused attempt",
+            )
             async with FakeServer(ServerOptions(ports=(ports[0], ports[1]))):
                 return await games
 
@@ -455,7 +451,7 @@ def test_the_server_is_heard_while_our_player_thinks() -> None:
             while human.waiting_for != "setup":
                 await asyncio.sleep(0.01)
             human.submit_setup("BCFG")
-            return await asyncio.wait_for(asyncio.gather(game, second), timeout=30)
+            return await asyncio.wait_for(asyncio.gather(game, second), timeout=HANG_SECONDS)
 
     one, two = run(main())
     assert finished(one).result == "lost" and finished(two).result == "won"
@@ -477,7 +473,7 @@ def test_the_server_closing_while_our_player_thinks_is_reported_at_once(tmp_path
         while human.waiting_for != "move":
             await asyncio.sleep(0.01)
         await server.close()
-        return await asyncio.wait_for(asyncio.gather(game, second, return_exceptions=True), timeout=10)
+        return await asyncio.wait_for(asyncio.gather(game, second, return_exceptions=True), timeout=HANG_SECONDS)
 
     one, _ = run(main())
     assert isinstance(one, ConnectionLostError), one

@@ -5,7 +5,6 @@ anything is allocated or played. Ctrl-C during a long solve ends it with one lin
 from __future__ import annotations
 
 import sys
-import time
 import tracemalloc
 from pathlib import Path
 from typing import Any
@@ -314,13 +313,13 @@ def test_a_digit_bomb_position_is_refused_in_one_line_at_once(
         record.write_text(f'[Game "mini-geister"]\n[Start "{DIGIT_BOMB}"]\n\n*\n')
         argv = ["replay", str(record)]
     tracemalloc.start()
-    started = time.perf_counter()
     try:
         err = refused(argv, capsys)
     finally:
-        elapsed = time.perf_counter() - started
         _, peak = tracemalloc.get_traced_memory()
         tracemalloc.stop()
     assert err.startswith(f"nashplay {command}")
     assert f"rank 4 of '{DIGIT_BOMB}' covers more than 26 squares" in err
-    assert elapsed < 10 and peak < 64 * 2**20, (elapsed, peak)
+    # Refused before anything was built from the number: the memory it took says so on any machine (a board of a
+    # hundred billion squares, or a list of them, would take gigabytes; a loop over them would hang to the timeout).
+    assert peak < 64 * 2**20, peak

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from interrupt import interrupt_when
 from test_review import play, record_of
+from waiting import HANG_SECONDS
 
 from core.record import Record
 from solvers.review import MARKS, THRESHOLDS
@@ -165,7 +166,13 @@ def test_review_help_loads_no_numpy() -> None:
     )
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     done = subprocess.run(
-        [sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=False
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=HANG_SECONDS,
+        check=False,
     )
     assert done.returncode == 0, done.stderr
     loaded = set(json.loads(done.stdout.strip().splitlines()[-1]))

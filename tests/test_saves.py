@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from unprivileged import call_unprivileged, shared_folder
+from waiting import HANG_SECONDS
 
 from core.errors import IllegalMoveError, NotationError, RecordError
 from core.game import Side
@@ -128,7 +129,7 @@ def test_a_game_held_by_another_process_is_offered_again_when_that_process_dies(
         assert not store.slot(slot.id).claim()
     finally:
         holder.kill()
-        holder.wait(timeout=60)
+        holder.wait(timeout=HANG_SECONDS)
     assert [s.id for s in store.unfinished()] == [slot.id]
     assert store.slot(slot.id).claim()
 
@@ -153,7 +154,7 @@ def test_two_processes_saving_one_file_never_show_a_reader_a_torn_record(tmp_pat
         assert path.read_text() in texts
         reads += 1
     for writer in writers:
-        assert writer.wait(timeout=120) == 0
+        assert writer.wait(timeout=HANG_SECONDS) == 0
     assert not list(tmp_path.glob("*.tmp"))  # no temporary file left behind
 
 

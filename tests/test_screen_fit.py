@@ -9,7 +9,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
-from pilot_helpers import run
+from pilot_helpers import run, wait_for
 from screen_text import assert_fits, non_ascii, screen_text
 from textual.containers import VerticalScroll
 from textual.pilot import Pilot
@@ -37,6 +37,12 @@ async def settle(app: NashplayApp, pilot: Pilot[None]) -> None:
 
 async def nothing(app: NashplayApp, pilot: Pilot[None]) -> None:
     await settle(app, pilot)
+
+
+async def until_shown(app: NashplayApp, pilot: Pilot[None], lines: tuple[str, ...]) -> None:
+    """Until every one of ``lines`` is on the screen: a screen that fills itself from a worker (a solve, a search)
+    is read once it has drawn, however long that takes on a loaded machine."""
+    await wait_for(pilot, lambda: all(line in screen_text(app) for line in lines), f"{lines} on the screen")
 
 
 def keys(*pressed: str) -> Drive:
@@ -84,7 +90,12 @@ SCREENS: dict[str, tuple[Callable[[], StartRequest], Drive, tuple[str, ...]]] = 
         keys("tab", "tab", "tab"),
         ("q Quit", "? Help", "Start", "Misere", "Player 2"),
     ),
-    "tcg": (lambda: TCG, nothing, ("q Quit", "? Help", "Shift+C/A/D/S", "Press what the opponent played")),
+    # "Suggested:" shows once the solve's mixes are drawn (the screen was once read before, under load).
+    "tcg": (
+        lambda: TCG,
+        nothing,
+        ("q Quit", "? Help", "Shift+C/A/D/S", "Press what the opponent played", "Suggested:"),
+    ),
     # A strong attack with no points: first said, then played (and lost).
     "tcg-warned": (lambda: TCG, keys("S"), ("q Quit", "strong attack")),
     "tcg-over": (
@@ -166,6 +177,7 @@ def test_every_screen_fits_and_ascii_mode_draws_only_ascii(name: str, size: tupl
             await drive(app, pilot)
             # The help is a document: it scrolls (a screenful at a time), the rest of the screens must fit.
             scrolling = (VerticalScroll,) if name.startswith("help") else ()
+            await until_shown(app, pilot, lines)
             text = assert_fits(app, *lines, scrolling_allowed=scrolling)
             assert not non_ascii(text), f"\n{text}\nnot ASCII: {sorted(non_ascii(text))}"
 
@@ -181,6 +193,7 @@ def test_unicode_mode_fits_too(name: str) -> None:
         app = NashplayApp(start(), ai_delay=0)
         async with app.run_test(size=(80, 24)) as pilot:
             await drive(app, pilot)
+            await until_shown(app, pilot, lines)
             assert_fits(app, *lines)
 
     run(test)
@@ -192,7 +205,7 @@ def test_toasts_and_the_command_palette_are_ascii_in_ascii_mode() -> None:
         async with app.run_test(size=(80, 24), notifications=True) as pilot:
             await pilot.pause()
             app.notify("A toast", title="Title", severity="warning")
-            await pilot.pause(0.2)
+            await wait_for(pilot, lambda: "A toast" in screen_text(app), "the toast")
             text = screen_text(app)
             assert "A toast" in text and not non_ascii(text), f"\n{text}\n{sorted(non_ascii(text))}"
             await pilot.press("ctrl+p")
@@ -273,10 +286,7 @@ async def _open_record_screen(app: NashplayApp, pilot: Pilot[None], name: str) -
     screen = make()
     await app.push_screen(screen)
     # The review judges in the background (a Geister game in its own process): wait for it, however long it takes.
-    for _ in range(4800):
-        if getattr(screen, "phase", "done") != "running":
-            break
-        await pilot.pause(0.05)
+    await wait_for(pilot, lambda: getattr(screen, "phase", "done") != "running", "the review")
     assert getattr(screen, "phase", "done") == "done", getattr(screen, "problem", "")
     await settle(app, pilot)
     for key in pressed:
@@ -291,6 +301,7 @@ def test_the_record_viewer_and_the_review_fit_and_draw_only_ascii(name: str, siz
         app = NashplayApp(ascii_mode=True, ai_delay=0)
         async with app.run_test(size=size) as pilot:
             await _open_record_screen(app, pilot, name)
+            await until_shown(app, pilot, RECORD_SCREENS[name][2])
             text = assert_fits(app, *RECORD_SCREENS[name][2])
             assert not non_ascii(text), f"\n{text}\nnot ASCII: {sorted(non_ascii(text))}"
             await pilot.press("escape")
@@ -305,6 +316,7 @@ def test_the_record_viewer_and_the_review_fit_in_unicode_too(name: str) -> None:
         app = NashplayApp(ai_delay=0)
         async with app.run_test(size=(80, 24)) as pilot:
             await _open_record_screen(app, pilot, name)
+            await until_shown(app, pilot, RECORD_SCREENS[name][2])
             assert_fits(app, *RECORD_SCREENS[name][2])
             await pilot.press("escape")
             await pilot.pause()
@@ -325,10 +337,7 @@ def test_the_review_fits_while_it_works_and_once_cancelled(size: tuple[int, int]
             await pilot.pause()
             screen = ReviewScreen(geister_record("geister", plies=10, seed=2), "Replay: a long think", depth=60)
             await app.push_screen(screen)
-            for _ in range(4800):
-                if screen.progress[1]:
-                    break
-                await pilot.pause(0.05)
+            await wait_for(pilot, lambda: bool(screen.progress[1]), "the review's start")
             await pilot.pause()
             text = assert_fits(app, "Reviewing [", "0/10 moves", "Esc cancels", "x Cancel", "q Quit")
             assert not non_ascii(text)
@@ -431,6 +440,7 @@ def test_the_recent_games_and_the_screens_of_a_finished_game_fit(
         app = NashplayApp(start(), ascii_mode=True, ai_delay=0)
         async with app.run_test(size=size) as pilot:
             await drive(app, pilot)
+            await until_shown(app, pilot, lines)
             text = assert_fits(app, *lines)
             assert not non_ascii(text), f"\n{text}\nnot ASCII: {sorted(non_ascii(text))}"
 

@@ -30,6 +30,7 @@ aiohttp = pytest.importorskip("aiohttp")
 pytest.importorskip("textual_serve")
 
 from rich.cells import cell_len  # noqa: E402
+from waiting import HANG_SECONDS  # noqa: E402
 
 from tui.cli import main  # noqa: E402
 from tui.cli import serve as serve_command  # noqa: E402
@@ -37,8 +38,8 @@ from tui.web import server as web_server  # noqa: E402
 from tui.web.server import Running, ServeSettings, app_command, start  # noqa: E402
 
 NASHPLAY = Path(sys.executable).parent / "nashplay"
-#: Generous: a loaded machine of two cores may take seconds to start an app (Python, Textual, the solved tables).
-TIMEOUT = 90.0
+#: Every wait's ceiling: only a hang reaches it (a loaded machine may take seconds to start an app).
+TIMEOUT = HANG_SECONDS
 TOKEN = "test-token-0123456789abcdef"
 
 # A stand-in for the app: it answers textual-serve's start-up line, then says in one data packet what it was started
@@ -246,12 +247,16 @@ def test_the_command_line_does_not_load_the_server() -> None:
         "build_parser().format_help()\n"
         "print(json.dumps(sorted(m for m in sys.modules if m.startswith(('aiohttp', 'textual_serve', 'tui.web')))))\n"
     )
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=HANG_SECONDS, check=True
+    )
     assert json.loads(done.stdout) == []
 
 
 def test_the_help_says_how_it_is_kept_safe() -> None:
-    done = subprocess.run([str(NASHPLAY), "serve", "--help"], capture_output=True, text=True, timeout=120, check=False)
+    done = subprocess.run(
+        [str(NASHPLAY), "serve", "--help"], capture_output=True, text=True, timeout=HANG_SECONDS, check=False
+    )
     assert done.returncode == 0
     words = " ".join(done.stdout.split())
     assert "--host" in words and "--token" in words and "--max-sessions" in words

@@ -7,6 +7,7 @@ report before committing.
 from __future__ import annotations
 
 import pytest
+from pilot_helpers import wait_for
 
 from core.game import Side
 from tui.app import NashplayApp, StartRequest
@@ -107,10 +108,7 @@ def test_footstep_learning_curves(snap_compare, monkeypatch: pytest.MonkeyPatch,
     async def curves(pilot) -> None:  # type: ignore[no-untyped-def]
         await settled("l")(pilot)
         screen = pilot.app.screen
-        for _ in range(600):
-            if len(getattr(screen, "curves", ())) == 3:
-                break
-            await pilot.pause(0.05)
+        await wait_for(pilot, lambda: len(getattr(screen, "curves", ())) == 3, "the three learning curves")
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=SIZES[size], run_before=curves)
