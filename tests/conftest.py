@@ -9,37 +9,236 @@ started or on what an earlier run left behind:
   commands as a terminal does, with the default handler.
 * **one compiled-engine cache for the run** (``NUMBA_CACHE_DIR``, a fresh folder removed at the end): each test has
   its own nashplay cache folder, and without this every ``nashplay`` command and search process a test starts would
-  compile the engine again (seconds each). The tests of the cache itself set their own folders.
+  compile the engine again (seconds each). The tests of the cache itself set their own folders. The engine is
+  compiled into it once, by a process started here while the workers start and collect the tests, and every test
+  waits for that before its first (so no two workers compile it at once, and no command a test starts does).
+
+And the app tests wait on the app itself, not on the clock, which also makes them spend their time testing rather
+than waiting (most of their wall time was idle):
+
+* **the pilot's idle is the app's**: after each key and each ``pause()``, Textual's pilot sleeps in steps of 20 ms
+  until a step passes with the process using under a twentieth of it. On a loaded machine that reads a process
+  the scheduler starved as idle, and the test goes on before the app has handled the key. Here the pilot waits
+  until every message pump of the app (the app, and every node of every screen on its stack) has no message
+  queued or being handled and nothing scheduled after them, three turns of the event loop in a row. Work in
+  threads and processes is waited for by the tests themselves (a worker's end, ``pilot_helpers.wait_for``).
+* **no animations** (``TEXTUAL_ANIMATIONS=none``, Textual's own switch): a scroll or a toast lands at once instead
+  of being waited for.
 """
 
 from __future__ import annotations
 
+import asyncio
+import itertools
 import os
 import shutil
 import signal
+import subprocess
+import sys
 import tempfile
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from waiting import HANG_SECONDS, wait_until
 
+#: Textual's own idle wait, for code that waits outside an app.
+_TEXTUAL_WAIT_FOR_IDLE: Callable[[float, float], Awaitable[None]]
 #: The ``NUMBA_CACHE_DIR`` this process created (and removes at the end), if it was the one to create it.
 _CREATED_NUMBA_CACHE: str | None = None
+
+
+#: Turns of the event loop in a row with every message pump of the app at rest: the app is idle.
+QUIET_TURNS = 3
+#: Turns of the loop taken at once before waiting in short sleeps.
+EAGER_TURNS = 200
+
+
+def _count_dispatches() -> None:
+    """Counts, on each message pump, the messages it is handling: its queue is empty while it handles the message
+    it took (``_handling``, 0 when at rest)."""
+    from textual.message_pump import MessagePump
+
+    dispatch = MessagePump._dispatch_message
+
+    async def counted(self: Any, message: Any) -> Any:
+        self._handling = getattr(self, "_handling", 0) + 1
+        try:
+            return await dispatch(self, message)
+        finally:
+            self._handling -= 1
+
+    MessagePump._dispatch_message = counted  # type: ignore[method-assign]
+
+
+def _busy(app: Any) -> list[str]:
+    """What keeps ``app`` from rest: a message pump with a message queued or being handled, or callbacks waiting
+    for it, or its screen with something left to lay out, paint or recompose. What the screen has left is done now,
+    as the pilot's ``pause`` does, rather than at the screen's next update tick. Empty: at rest."""
+    if app._batch_count:
+        return ["a batch update"]
+    if app._resize_timer is not None:
+        return ["a resize (Textual waits a tick for the next one)"]
+    pumps = [app]
+    for screen in app.screen_stack:
+        pumps.extend(screen.walk_children(with_self=True))
+    busy = [
+        repr(pump)
+        for pump in pumps
+        if getattr(pump, "_handling", 0) or not pump._message_queue.empty() or pump._next_callbacks
+    ]
+    if busy:
+        return busy
+    screen = app.screen
+    pending = (
+        screen._layout_required
+        or screen._scroll_required
+        or screen._repaint_required
+        or screen._recompose_required
+        or screen._dirty_widgets
+        or screen._callbacks
+    )
+    if pending:
+        screen._on_timer_update()
+        return [f"{screen!r} to update"]
+    return []
+
+
+async def _app_idle(min_sleep: float = 0.0, max_sleep: float = 1.0) -> None:
+    """Textual's ``wait_for_idle``, for the app the pilot drives: until its message pumps are at rest (see the
+    module docstring). Outside an app (no active one), Textual's own."""
+    from textual._context import active_app
+
+    try:
+        app = active_app.get()
+    except LookupError:
+        await _TEXTUAL_WAIT_FOR_IDLE(min_sleep, max_sleep)
+        return
+    quiet = 0
+    busy: list[str] = []
+    loop = asyncio.get_running_loop()
+    ceiling = loop.time() + HANG_SECONDS
+    for turn in itertools.count():
+        if loop.time() > ceiling:
+            raise AssertionError(f"the app never came to rest: {', '.join(busy)}")
+        # Turns of the loop at once; once the app is busy for longer (a handler awaiting a thread), short sleeps
+        # that leave the processor to it.
+        await asyncio.sleep(0 if turn < EAGER_TURNS else 0.002)
+        if not app.is_running:
+            return  # it has exited (its queues are closed, some never drained)
+        busy = _busy(app)
+        quiet = 0 if busy else quiet + 1
+        if quiet >= QUIET_TURNS:
+            return
 
 
 def pytest_configure(config: pytest.Config) -> None:
     global _CREATED_NUMBA_CACHE
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+    # Read by Textual when it is imported (the snapshot plugin has imported it already here) and by every app a test
+    # starts in another process.
+    os.environ["TEXTUAL_ANIMATIONS"] = "none"
+    import textual._wait
+    import textual.app
+    import textual.constants
+    import textual.pilot
+
+    global _TEXTUAL_WAIT_FOR_IDLE
+    textual.constants.TEXTUAL_ANIMATIONS = "none"  # type: ignore[misc]
+    _TEXTUAL_WAIT_FOR_IDLE = textual._wait.wait_for_idle
+    # The pilot and the app's key presses import the function by name: both are replaced.
+    textual.pilot.wait_for_idle = _app_idle  # type: ignore[assignment]
+    textual.app.wait_for_idle = _app_idle  # type: ignore[assignment]
+    _count_dispatches()
     # Set by the controller before it starts the xdist workers, which inherit its environment.
     if "NASHPLAY_TEST_NUMBA_CACHE" not in os.environ:
         _CREATED_NUMBA_CACHE = tempfile.mkdtemp(prefix="nashplay-test-numba-")
         os.environ["NASHPLAY_TEST_NUMBA_CACHE"] = _CREATED_NUMBA_CACHE
         os.environ["NUMBA_CACHE_DIR"] = _CREATED_NUMBA_CACHE
+        if getattr(config.option, "numprocesses", None):
+            # Only for a run on workers: a run of a few tests in one process compiles what it needs, if anything.
+            _start_compiling(Path(_CREATED_NUMBA_CACHE))
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
+    if _COMPILING is not None and _COMPILING.poll() is None:
+        _COMPILING.kill()
+        _COMPILING.wait()
     if _CREATED_NUMBA_CACHE is not None:
         shutil.rmtree(_CREATED_NUMBA_CACHE, ignore_errors=True)
+
+
+#: The process compiling the engine into the run's cache, started by the controller.
+_COMPILING: subprocess.Popen[bytes] | None = None
+COMPILE_ENGINE = """
+import sys
+from pathlib import Path
+done = Path(sys.argv[1])
+try:
+    from solvers.geister_engine import kernel, search
+    kernel.warm_up()
+    search.warm_up()
+    done.write_text("compiled")
+except BaseException as error:
+    done.write_text(f"not compiled: {error!r}")
+    raise
+"""
+
+
+def _start_compiling(cache: Path) -> None:
+    global _COMPILING
+    done = cache / "compiled"
+    os.environ["NASHPLAY_TEST_ENGINE_COMPILED"] = str(done)
+    _COMPILING = subprocess.Popen(
+        [sys.executable, "-c", COMPILE_ENGINE, str(done)],
+        cwd=Path(__file__).resolve().parents[1],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+@pytest.fixture(scope="session")
+def shared_solved_tables(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A solver cache folder shared by every test and worker of the run (the controller's base temporary folder),
+    for tests that read big solved tables (the 6x6 endgame tables take seconds to build) and test nothing of the
+    cache itself: the first builds them, the others load them. Writes are atomic, so two workers building at once
+    only build twice."""
+    base = tmp_path_factory.getbasetemp()
+    # Under xdist each worker's base is a child of the run's: share the parent's.
+    folder = (base.parent if base.name.startswith("popen-gw") else base) / "shared-solved-tables"
+    folder.mkdir(exist_ok=True)
+    return folder
+
+
+@pytest.fixture
+def use_shared_solved_tables(shared_solved_tables: Path, state_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """This test's solver cache is the run's shared one (after ``state_dir`` has given it its own)."""
+    monkeypatch.setenv("NASHPLAY_CACHE_DIR", str(shared_solved_tables))
+    return shared_solved_tables
+
+
+@pytest.fixture(scope="session", autouse=True)
+def engine_compiled() -> None:
+    """Waits for the run's compilation of the engine (see the module docstring). If it failed, the tests compile it
+    themselves, as a user's first search does."""
+    marker = os.environ.get("NASHPLAY_TEST_ENGINE_COMPILED")
+    if marker is not None:
+        wait_until(Path(marker).exists, "the engine's compilation for the test run", poll=0.1)
+
+
+@pytest.fixture(autouse=True)
+def interrupt_handler_kept() -> Iterator[None]:
+    """Every test leaves Ctrl-C's handler as it found it: a test that left it ignored made every later command a
+    test starts deaf to Ctrl-C (a Ctrl-C test then waited for a command that could not hear it)."""
+    before = signal.getsignal(signal.SIGINT)
+    yield
+    after = signal.getsignal(signal.SIGINT)
+    if after is not before:
+        signal.signal(signal.SIGINT, before)
+        raise AssertionError(f"the test changed the Ctrl-C handler from {before!r} to {after!r}")
 
 
 @pytest.fixture(autouse=True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -18,11 +19,11 @@ from pilot_helpers import first_move, play_app, run, settle, type_move, view_of,
 from textual.command import CommandList, CommandPalette
 from textual.widgets import Input, OptionList
 from unprivileged import call_unprivileged, make_read_only, shared_folder
-from waiting import HANG_SECONDS
+from waiting import HANG_SECONDS, released
 
 import tui.app as tui_app
 from core.game import Side
-from core.geister import Colour, variant_by_name
+from core.geister import Colour, GeisterView, variant_by_name
 from core.notation import Move
 from core.record import Record
 from tui.app import NashplayApp, StartRequest
@@ -781,21 +782,29 @@ def test_ascii_mode_draws_the_board_with_ascii_only() -> None:
     run(test)
 
 
-def test_ascii_mode_status_is_ascii() -> None:
+def test_ascii_mode_status_is_ascii(monkeypatch: pytest.MonkeyPatch) -> None:
+    gate = threading.Event()
+    choose = GameSession.choose_opponent_move
+
+    def thinking(session: GameSession, view: GeisterView) -> Move:
+        gate.wait(HANG_SECONDS)
+        return choose(session, view)
+
+    # The opponent (it moves first) thinks until the test lets it, so the status is read while it says "thinking".
+    monkeypatch.setattr(GameSession, "choose_opponent_move", thinking)
+
     async def test() -> None:
         config = GeisterConfig("mini-geister", Side.P2, "chototsu", "BR", SEED)
-        # A long think, so the status is still "thinking" after the first pause (the advice panel's worker solving
-        # the Mini-Geister tables can hold that pause up).
-        app = NashplayApp(StartRequest.for_config(config), ai_delay=3.0, ascii_mode=True)
-        async with app.run_test(size=SIZE) as pilot:
-            await pilot.pause()
-            screen = app.screen
-            assert isinstance(screen, GameScreen) and screen.session.opponents_turn
-            try:
+        app = NashplayApp(StartRequest.for_config(config), ai_delay=0, ascii_mode=True)
+        with released(gate):
+            async with app.run_test(size=SIZE) as pilot:
+                await pilot.pause()
+                screen = app.screen
+                assert isinstance(screen, GameScreen) and screen.session.opponents_turn
                 for part in ("#status", "#captured", "#legend", "#board", "#mini-advice"):
                     text = str(screen.query_one(part).render())
                     assert text.isascii(), (part, text)
-            finally:
+                gate.set()
                 await settle(app, pilot)
 
     run(test)

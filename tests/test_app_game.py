@@ -14,7 +14,7 @@ from pilot_helpers import first_move, play_app, run, settle, type_move, view_of,
 from textual import events
 from textual.pilot import Pilot
 from textual.widgets import Input
-from waiting import HANG_SECONDS
+from waiting import HANG_SECONDS, released
 
 import tui.app as tui_app
 from core.game import Side
@@ -458,33 +458,34 @@ def test_undo_then_a_new_move_drops_the_stale_reply() -> None:
         # The AI thinks until the test lets it (a gate, not a pause that a loaded machine could outlast), so both
         # moves are certainly made while the first reply is still being chosen.
         app = position_app("r4r/6/3b2/3B2/B4R/6 1", "geister", ai_delay=0)
-        async with app.run_test(size=SIZE) as pilot:
-            await pilot.pause()
-            screen = game(app)
-            gate = threading.Event()
-            asked: list[GeisterView] = []
-            choose = screen.session.choose_opponent_move
+        gate = threading.Event()
+        with released(gate):
+            async with app.run_test(size=SIZE) as pilot:
+                await pilot.pause()
+                screen = game(app)
+                asked: list[GeisterView] = []
+                choose = screen.session.choose_opponent_move
 
-            def thinking(view: GeisterView) -> Move:
-                asked.append(view)
-                gate.wait(HANG_SECONDS)
-                return choose(view)
+                def thinking(view: GeisterView) -> Move:
+                    asked.append(view)
+                    gate.wait(HANG_SECONDS)
+                    return choose(view)
 
-            screen.session.choose_opponent_move = thinking  # type: ignore[method-assign]
-            screen.play(Move.parse("a2-a3"))
-            await wait_for(pilot, lambda: len(asked) == 1, "the AI to think about a2-a3")
-            await pilot.press("u")
-            assert screen.session.state.moves() == []
-            screen.play(Move.parse("d3-d4"))
-            await wait_for(pilot, lambda: len(asked) == 2, "the AI to think about d3-d4")
-            gate.set()  # both answer now: the stale reply to a2-a3 first or second, whichever the threads make it
-            await settle(app, pilot)
-            moves = screen.session.state.moves()
-            assert moves[0] == Move.parse("d3-d4") and len(moves) == 2
-            replay = GeisterState.from_position("r4r/6/3b2/3B2/B4R/6 1", "geister")
-            for move in moves:
-                replay.push(move)
-            assert replay.position() == screen.session.state.position()
+                screen.session.choose_opponent_move = thinking  # type: ignore[method-assign]
+                screen.play(Move.parse("a2-a3"))
+                await wait_for(pilot, lambda: len(asked) == 1, "the AI to think about a2-a3")
+                await pilot.press("u")
+                assert screen.session.state.moves() == []
+                screen.play(Move.parse("d3-d4"))
+                await wait_for(pilot, lambda: len(asked) == 2, "the AI to think about d3-d4")
+                gate.set()  # both answer now: the stale reply to a2-a3 first or second, whichever the threads make it
+                await settle(app, pilot)
+                moves = screen.session.state.moves()
+                assert moves[0] == Move.parse("d3-d4") and len(moves) == 2
+                replay = GeisterState.from_position("r4r/6/3b2/3B2/B4R/6 1", "geister")
+                for move in moves:
+                    replay.push(move)
+                assert replay.position() == screen.session.state.position()
 
     run(test)
 

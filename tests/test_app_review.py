@@ -17,7 +17,7 @@ from textual.message import Message
 from textual.pilot import Pilot
 from textual.widgets import Static
 from textual.worker import WorkerCancelled
-from waiting import HANG_SECONDS
+from waiting import HANG_SECONDS, released
 
 from core.game import Side
 from core.notation import Move
@@ -327,29 +327,29 @@ def test_progress_shows_and_escape_cancels_the_review(monkeypatch: pytest.Monkey
 
     async def test() -> None:
         app = NashplayApp(ai_delay=0, ascii_mode=True)
-        async with app.run_test(size=SIZE) as pilot:
-            screen = await open_review(app, pilot, record, done=False)
-            total = len(record.moves)
-            await wait_for(pilot, lambda: held.is_set() and screen.progress == (1, total), "the first move")
-            await pilot.pause()
-            bar = text_of(screen, "#review-progress")
-            assert f"] 1/{total} moves" in bar and "Esc cancels" in bar
-            assert "x Cancel" in screen_text(app).splitlines()[-1]
-            run = screen.run
-            await pilot.press("escape")
-            assert screen.phase == "cancelled" and isinstance(app.screen, ReviewScreen)
-            release.set()
-            # The judge heard the stop at its next question and ended there.
-            await wait_for(pilot, lambda: screen.ended.get(run) != "running", "the judge to stop")
-            assert screen.ended[run] == "cancelled"
-            await pilot.pause()
-            assert screen.phase == "cancelled" and screen.review is None
-            assert f"Review cancelled after 1 of {total} moves" in text_of(screen, "#review-progress")
-            assert "r Again" in screen_text(app).splitlines()[-1]
-            await pilot.press("r")
-            await wait_for(pilot, lambda: screen.phase == "done", "the review again")
-            assert screen.review is not None and len(screen.review.moves) == total
-            await close(app, pilot)
+        with released(release):
+            async with app.run_test(size=SIZE) as pilot:
+                screen = await open_review(app, pilot, record, done=False)
+                total = len(record.moves)
+                await wait_for(pilot, lambda: held.is_set() and screen.progress == (1, total), "the first move")
+                await wait_for(pilot, lambda: "x Cancel" in screen_text(app).splitlines()[-1], "the footer's x")
+                bar = text_of(screen, "#review-progress")
+                assert f"] 1/{total} moves" in bar and "Esc cancels" in bar
+                run = screen.run
+                await pilot.press("escape")
+                assert screen.phase == "cancelled" and isinstance(app.screen, ReviewScreen)
+                release.set()
+                # The judge heard the stop at its next question and ended there.
+                await wait_for(pilot, lambda: screen.ended.get(run) != "running", "the judge to stop")
+                assert screen.ended[run] == "cancelled"
+                await pilot.pause()
+                assert screen.phase == "cancelled" and screen.review is None
+                assert f"Review cancelled after 1 of {total} moves" in text_of(screen, "#review-progress")
+                assert "r Again" in screen_text(app).splitlines()[-1]
+                await pilot.press("r")
+                await wait_for(pilot, lambda: screen.phase == "done", "the review again")
+                assert screen.review is not None and len(screen.review.moves) == total
+                await close(app, pilot)
 
     run(test)
 

@@ -18,6 +18,7 @@ from fake_server import FakeServer, ServedGame, ServerOptions, free_ports
 from pilot_helpers import wait_for as until
 from textual.pilot import Pilot
 from textual.widgets import Input
+from waiting import HANG_SECONDS
 
 from core.game import Side
 from core.geister import Colour, GeisterView, Setup
@@ -214,7 +215,7 @@ def test_a_whole_game_from_the_keyboard(tmp_path: Path) -> None:
                 assert "?" not in app.screen.query_one("#board", Board).render().plain
                 assert str(result.record_path) in status
                 assert "closed" in text_of(app, "#connection")
-                await asyncio.wait_for(other, 10)
+                await asyncio.wait_for(other, HANG_SECONDS)
             served = (await server.wait_games(1))[0]
             return served, screen
 
@@ -262,7 +263,7 @@ def test_an_illegal_move_is_refused_locally_and_nothing_is_sent(tmp_path: Path) 
                 await until(pilot, lambda: screen.my_turn, "the opponent's reply")
             # Leaving the app mid-game disconnects (a loss on the server); the record so far is saved.
             served = (await server.wait_games(1))[0]
-            await asyncio.wait_for(other, 10)
+            await asyncio.wait_for(other, HANG_SECONDS)
             assert served_commands(served, 0) == ["SET:BCFG", "MOV:B,N"]
             assert served.violations == []
             assert served.results == ["lost", "won"]
@@ -293,7 +294,7 @@ def test_the_server_closing_mid_game_is_reported_with_the_record(tmp_path: Path)
                 record.replay()
                 assert screen.check_action("reconnect", ()) is True
                 with pytest.raises(ContestError):  # the opponent's game broke off the same way
-                    await asyncio.wait_for(other, 10)
+                    await asyncio.wait_for(other, HANG_SECONDS)
                 # c connects again: the next game on the same server starts with the same set-up.
                 other = opponent(server.ports[1], "random", seed=7)
                 generation = screen.generation
@@ -327,7 +328,7 @@ def test_a_misbehaving_server_is_reported(options: ServerOptions, expected: str,
                 assert "Press c to connect again" in screen.message_text
                 Record.load(error.record_path).replay()
                 assert app.screen.query_one("#board", Board).view is not None  # the game so far stays on screen
-                await asyncio.wait_for(other, 10)
+                await asyncio.wait_for(other, HANG_SECONDS)
 
     run(test)
 

@@ -9,7 +9,7 @@ import pytest
 from pilot_helpers import run, wait_for
 from rich.text import Text
 from textual.app import App, ComposeResult
-from waiting import HANG_SECONDS
+from waiting import HANG_SECONDS, released
 
 from core.game import Side
 from core.tcg import TcgAction
@@ -121,24 +121,25 @@ def test_changing_n_solves_in_the_background_and_the_game_goes_on(monkeypatch: p
 
     async def test() -> None:
         app = tcg_app()
-        async with app.run_test(size=SIZE) as pilot:
-            await app.workers.wait_for_complete()
-            await pilot.pause()
-            screen = screen_of(app)
-            await pilot.press("n", "ctrl+u", "4", "0", "enter")
-            await pilot.pause()
-            assert screen.n == 3 and screen.solving == 40
-            assert "Solving n = 40" in screen.message_text and "x cancels" in screen.message_text
-            await pilot.press("c")  # a round of the n = 3 game, while the solve runs
-            await pilot.pause()
-            assert screen.state.points == (1, 1)
-            release.set()
-            await app.workers.wait_for_complete()
-            await pilot.pause()
-            assert screen.solution is not None and screen.solution.n == 40 and screen.n == 40
-            assert screen.state.points == (0, 0)  # a new game at the new n
-            assert "n = 40" in screen.message_text
-            assert screen.title == "Twice Clap Game, n = 40"
+        with released(release):
+            async with app.run_test(size=SIZE) as pilot:
+                await app.workers.wait_for_complete()
+                await pilot.pause()
+                screen = screen_of(app)
+                await pilot.press("n", "ctrl+u", "4", "0", "enter")
+                await pilot.pause()
+                assert screen.n == 3 and screen.solving == 40
+                assert "Solving n = 40" in screen.message_text and "x cancels" in screen.message_text
+                await pilot.press("c")  # a round of the n = 3 game, while the solve runs
+                await pilot.pause()
+                assert screen.state.points == (1, 1)
+                release.set()
+                await app.workers.wait_for_complete()
+                await pilot.pause()
+                assert screen.solution is not None and screen.solution.n == 40 and screen.n == 40
+                assert screen.state.points == (0, 0)  # a new game at the new n
+                assert "n = 40" in screen.message_text
+                assert screen.title == "Twice Clap Game, n = 40"
 
     run(test)
 
@@ -283,9 +284,9 @@ def test_a_long_solve_shows_its_progress_and_x_cancels_it() -> None:
     async def test() -> None:
         app = tcg_app()
         async with app.run_test(size=SIZE) as pilot:
-            await app.workers.wait_for_complete()
-            await pilot.pause()
             screen = screen_of(app)
+            await wait_for(pilot, lambda: screen.solution is not None and screen.solving is None, "the n = 3 solve")
+            await pilot.pause()
             footer_keys = [key.key for key in app.screen.query("FooterKey")]
             assert "x" not in footer_keys  # nothing to cancel yet
             await pilot.press("n", "ctrl+u", "2", "0", "0", "enter")

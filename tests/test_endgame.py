@@ -33,18 +33,22 @@ ESCAPE = "6/B5/6/3b2/4r1/5R 1 BBBRRRbbbrrr 100"
 LOST = "6/6/6/2BR2/b4r/6 1 BBBRRRbbbrrr 100"
 
 
+#: The tables are built once in the run (they take seconds): every test of this module on one worker, reading the
+#: run's shared cache (``conftest.shared_solved_tables``), which the endgame tests of other modules read too.
+pytestmark = [pytest.mark.xdist_group("endgame-tables"), pytest.mark.usefixtures("use_shared_solved_tables")]
+
+
 @pytest.fixture(scope="module")
-def cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """Module fixtures build before the per-test cache isolation applies: give them a cache of their own."""
-    folder = tmp_path_factory.mktemp("endgame-cache")
+def cache_dir(shared_solved_tables: Path) -> Iterator[Path]:
+    """Module fixtures build before the per-test cache isolation applies: they use the run's shared cache."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("NASHPLAY_CACHE_DIR", str(folder))
-        yield folder
+        patch.setenv("NASHPLAY_CACHE_DIR", str(shared_solved_tables))
+        yield shared_solved_tables
 
 
 @pytest.fixture(scope="module")
 def six(cache_dir: Path) -> EndgameTables:
-    return EndgameTables.load(6, use_cache=False)
+    return EndgameTables.load(6)
 
 
 def view_of(position: str, side: Side = Side.P1) -> GeisterView:

@@ -3,6 +3,7 @@ exact advice, and the evaluation bar is marked."""
 
 from __future__ import annotations
 
+import pytest
 from pilot_helpers import run, wait_for
 
 from core.game import Side
@@ -15,6 +16,7 @@ from tui.widgets.eval_bar import EvalBar
 ESCAPE = "6/B5/6/3u2/4u1/5R 1 BBBRRRbbbrrr 100"
 
 
+@pytest.mark.usefixtures("use_shared_solved_tables")
 def test_a_game_in_the_tables_shows_exact_advice_and_marks_the_bar() -> None:
     async def test() -> None:
         config = GeisterConfig("geister", Side.P1, "chototsu", None, 3, position=ESCAPE)

@@ -48,23 +48,25 @@ def brute_grundy(rule: HeapRule, n: int) -> int:
 
 def brute_wins(heaps: tuple[int, ...], rule: HeapRule, misere: bool) -> bool:
     """Game-tree search through the core game model: does the player to move win?"""
+    return _wins(tuple(sorted(h for h in heaps if h)) or (0,), rule, misere)
 
-    @cache
-    def wins(position: tuple[int, ...]) -> bool:
-        state = HeapGameState(position, rule, misere)
-        if state.is_terminal():
-            outcome = state.outcome()
-            assert outcome is not None
-            return outcome.winner is state.to_move
-        for move in state.legal_actions():
-            state.apply(move)
-            child = tuple(sorted(h for h in state.heaps if h)) or (0,)
-            state.undo()
-            if not wins(child):
-                return True
-        return False
 
-    return wins(tuple(sorted(h for h in heaps if h)) or (0,))
+@cache
+def _wins(position: tuple[int, ...], rule: HeapRule, misere: bool) -> bool:
+    """``brute_wins`` of a position in its sorted form, remembered for the whole run: the examples share their
+    subtrees (the search was once repeated from scratch for every example and every move of it)."""
+    state = HeapGameState(position, rule, misere)
+    if state.is_terminal():
+        outcome = state.outcome()
+        assert outcome is not None
+        return outcome.winner is state.to_move
+    for move in state.legal_actions():
+        state.apply(move)
+        child = tuple(sorted(h for h in state.heaps if h)) or (0,)
+        state.undo()
+        if not _wins(child, rule, misere):
+            return True
+    return False
 
 
 # ------------------------------------------------------------------------------------------- the source's examples

@@ -8,10 +8,12 @@ loaded: only a hang gets there. A slow machine makes a test slower, never red.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import select
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 #: The ceiling of every wait: minutes, where the slowest wait of a working run on a loaded machine takes seconds.
 HANG_SECONDS = 600.0
@@ -53,3 +55,14 @@ def wait_for_exit(pid: int, what: str) -> None:
             raise hung(what)
     finally:
         os.close(handle)
+
+
+@contextlib.contextmanager
+def released(*gates: threading.Event) -> Iterator[None]:
+    """Opens ``gates`` when the block ends, however it ends: a test that holds a worker at a gate and fails before
+    opening it must not leave that worker waiting (the event loop's shutdown would wait for it until the ceiling)."""
+    try:
+        yield
+    finally:
+        for gate in gates:
+            gate.set()
