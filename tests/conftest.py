@@ -29,6 +29,7 @@ than waiting (most of their wall time was idle):
 from __future__ import annotations
 
 import asyncio
+import gc
 import itertools
 import os
 import shutil
@@ -160,6 +161,14 @@ def pytest_configure(config: pytest.Config) -> None:
         if getattr(config.option, "numprocesses", None):
             # Only for a run on workers: a run of a few tests in one process compiles what it needs, if anything.
             _start_compiling(Path(_CREATED_NUMBA_CACHE))
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Everything imported so far (Textual, numpy, scipy, the test modules) lives until the end: the garbage
+    collector need not look at it again. Without this its full passes grew with the run; the last ones, at the end
+    of a worker, took long enough on a loaded machine that xdist's channel sent the worker a SIGINT to hurry it,
+    which surfaced as a KeyboardInterrupt traceback from a collector callback (PytestUnraisableExceptionWarning)."""
+    gc.freeze()
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
