@@ -79,6 +79,9 @@ class SearchReport:
     #: Captures that lose at once if the piece is red (the opponent's last red may be it): held back from the search
     #: while another move risks no immediate loss (``risky_captures``).
     risky: frozenset[Move] = field(default_factory=frozenset)
+    #: The values are expected results times ``MATE`` (the learned evaluation's, ``context.EVAL_LEARNED``): a value
+    #: ``v`` is a chance to win of ``(1 + v / MATE) / 2``. Else scores in thousandths of a blue piece.
+    expected: bool = False
 
     @property
     def value(self) -> int:
@@ -154,6 +157,14 @@ class PurplePlayer:
     ENDGAME_TABLES = False
     #: Search features switched off (``search.NO_TABLE``, ``NO_ORDERING``, ``NO_PRUNING``): for benchmarks' baselines.
     FLAGS = 0
+    #: The static evaluation (``context.EVAL_HANDCRAFTED``, with ``weights``; or ``EVAL_LEARNED``, with the learned
+    #: model's weights): the handcrafted one here.
+    EVAL = 0
+    #: Root moves within this of the best are equally good (one is drawn at random), in the search's units.
+    MARGIN = MARGIN
+    #: Hold back the captures that may take the opponent's last red while any other move risks no immediate loss
+    #: (``risky_captures``), whatever the belief says. Off for a player whose belief is calibrated: it weighs them.
+    HOLD_BACK_RISKY = True
 
     def kinds(self, view: GeisterView) -> dict[int, Colour]:
         """The opponent pieces (slots) the model takes as red or blue instead of purple: here the proven reds
@@ -230,6 +241,10 @@ class PurplePlayer:
         s = convert.from_view(view, kinds, purple_escapes=True)
         c = _context(view, kinds, self.CHANCE, self.careful_opponent(view))
         c[sr.C_FLAGS] = self.FLAGS
+        c[sr.C_EVAL] = self.EVAL
+        expected = self.EVAL == sr.EVAL_LEARNED
+        c[sr.C_MARGIN] = self.MARGIN
+        c[sr.C_SALT] = sr.model_salt(c)
         if self.exact:
             c[sr.C_MARGIN] = 4 * sr.MATE
         chances = self.blue_chances(view)
@@ -250,7 +265,7 @@ class PurplePlayer:
         # and join only if every other move's value is at or below ``-DECIDED`` (a piece that may be blue stands on
         # its exit, say). Held back, not filtered afterwards: the values of the moves that are not best are only
         # bounds, which cannot tell a safe move from a losing one.
-        risky_codes = {convert.encode_move(variant, move) for move in risky}
+        risky_codes = {convert.encode_move(variant, move) for move in risky} if self.HOLD_BACK_RISKY else set()
         held_back = [int(m) for m in moves[:n] if int(m) in risky_codes]
         if held_back and len(held_back) < n:
             searched = [int(m) for m in moves[:n] if int(m) not in risky_codes]
@@ -317,7 +332,7 @@ class PurplePlayer:
             last = SearchReport(
                 depth,
                 ranked,
-                _pick(ranked, rng),
+                _pick(ranked, rng, self.MARGIN),
                 nodes_before,
                 int(c[sr.C_SELDEPTH]),
                 time.perf_counter() - started,
@@ -325,6 +340,7 @@ class PurplePlayer:
                 proven,
                 blue,
                 risky,
+                expected,
             )
             yield last
             if done < n or abs(ranked[0][1]) > sr.MATE - 1000:
@@ -339,7 +355,19 @@ class PurplePlayer:
             c[sr.C_ABORT] = 0
             done = self._iteration(s, t, c, prob, 1, moves, values)
             ranked = tuple((convert.decode_move(variant, int(moves[i])), int(values[i])) for i in range(done))
-            last = SearchReport(1, ranked, _pick(ranked, rng), int(c[sr.C_NODES]), 1, 0.0, False, proven, blue, risky)
+            last = SearchReport(
+                1,
+                ranked,
+                _pick(ranked, rng, self.MARGIN),
+                int(c[sr.C_NODES]),
+                1,
+                0.0,
+                False,
+                proven,
+                blue,
+                risky,
+                expected,
+            )
         search_time = time.perf_counter() - search_started
         if search_time >= SPEED_SAMPLE:
             self._speed = int(c[sr.C_NODES]) / search_time
@@ -355,6 +383,7 @@ class PurplePlayer:
             proven,
             blue,
             risky,
+            expected,
         )
 
 
@@ -380,13 +409,13 @@ def risky_captures(view: GeisterView, proven_red: frozenset[int]) -> frozenset[M
     return frozenset(risky)
 
 
-def _pick(ranked: tuple[tuple[Move, int], ...], rng: random.Random) -> Move:
-    """One of the moves within ``MARGIN`` of the best, at random; but a proven win is taken by its shortest way
+def _pick(ranked: tuple[tuple[Move, int], ...], rng: random.Random, margin: int = MARGIN) -> Move:
+    """One of the moves within ``margin`` of the best, at random; but a proven win is taken by its shortest way
     (a win in one ply is an escape: never traded for a longer win that a wrong belief might spoil)."""
     from solvers.geister_engine.search import MATE
 
     best = ranked[0][1]
     if abs(best) > MATE - 1000:
         return ranked[0][0]
-    near = [move for move, value in ranked if value >= best - MARGIN]
+    near = [move for move, value in ranked if value >= best - margin]
     return rng.choice(near) if len(near) > 1 else ranked[0][0]

@@ -474,3 +474,21 @@ def test_only_the_kernel_module_imports_numba() -> None:
     )
     loaded = set(json.loads(run_python(script, {}).stdout))
     assert "solvers" in loaded and not loaded & {"numba", "llvmlite"}
+
+
+def test_the_search_and_evaluation_kernels_cache_there_too(tmp_path: Path) -> None:
+    """numba picks a kernel's cache folder when it is decorated: the kernels of ``evaluation`` and ``search``
+    (decorated after ``kernel``'s) once went to the package's own ``__pycache__``, not to the nashplay folder."""
+    script = (
+        "import json\n"
+        "from core.geister import GEISTER\n"
+        "from solvers.geister_engine import evaluation, kernel\n"
+        "from solvers.geister_engine.tables import tables\n"
+        "evaluation._distance(tables(GEISTER), 0, 0)\n"
+        "print(json.dumps({'folder': kernel.CACHE_FOLDER}))\n"
+    )
+    env: dict[str, str | None] = {"NUMBA_CACHE_DIR": None, "NASHPLAY_CACHE_DIR": str(tmp_path / "nashplay")}
+    folder = Path(json.loads(run_python(script, env).stdout)["folder"])
+    assert any("evaluation._distance" in path.name for path in folder.rglob("*.nbi"))
+    package_cache = ROOT / "solvers" / "geister_engine" / "__pycache__"
+    assert not any("evaluation._distance" in path.name for path in package_cache.glob("*.nbi"))

@@ -6,10 +6,10 @@ written as another ``numba.njit`` function can call them without leaving compile
 
 Compilation is lazy and cached on disk (``cache=True``). Before numba is imported this module picks the cache
 folder: ``$NUMBA_CACHE_DIR`` if set, else ``<nashplay cache dir>/numba`` (``solvers.cache.cache_dir``), with a
-sub-folder keyed on the sources of ``layout`` and ``tables`` (their constants are frozen into the machine code,
-and numba's own cache key covers only this file). If that folder cannot be written, a fresh temporary folder is
+sub-folder keyed on the engine's sources (``COMPILED_SOURCES``: constants are frozen into the machine code, and
+numba's own cache key covers only a function's own file). If that folder cannot be written, a fresh temporary folder is
 used (removed at exit); if not even that works, the kernels compile without a disk cache. So the app runs, quietly,
-without a writable cache. The folder is handed to numba's config only while this module's kernels are defined,
+without a writable cache. The folder is handed to numba's config only while each kernel is decorated (``_kernel``),
 then the previous setting is put back: other numba users in the process and child processes are not redirected.
 ``warm_up()`` compiles or loads every kernel, for the app to call in the background.
 
@@ -107,10 +107,16 @@ Ints = npt.NDArray[np.int64]
 # --------------------------------------------------------------------------------------------------- the cache
 
 
+#: The engine's sources whose constants or code end up in the compiled kernels: numba keys a function's cache entry
+#: on its own file only, and links the machine code of the kernels it calls (and the globals it reads) into it, so a
+#: change to any of these must start a fresh cache folder.
+COMPILED_SOURCES = ("layout.py", "tables.py", "context.py", "kernel.py", "evaluation.py", "search.py")
+
+
 def _source_key() -> str:
     here = Path(__file__).resolve().parent
     sha = hashlib.sha256()
-    for name in ("layout.py", "tables.py"):
+    for name in COMPILED_SOURCES:
         try:
             sha.update((here / name).read_bytes())
         except OSError:  # pragma: no cover - an installation without sources: numba cannot cache it anyway
@@ -150,17 +156,23 @@ from numba.extending import intrinsic  # noqa: E402
 
 #: numba sets its config attributes at run time, so mypy cannot see them.
 _numba_config: Any = numba.config
-_previous_cache_dir = _numba_config.CACHE_DIR
-if CACHE_FOLDER is not None:
-    _numba_config.CACHE_DIR = CACHE_FOLDER
 _jit = numba.njit(cache=CACHE_FOLDER is not None)
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
 def _kernel(function: F) -> F:
-    """``numba.njit`` that keeps the Python signature for mypy (numba has no type stubs)."""
-    return cast(F, _jit(function))
+    """``numba.njit`` that keeps the Python signature for mypy (numba has no type stubs), cached in
+    ``CACHE_FOLDER``: numba picks a function's cache folder from its config when the function is decorated, so the
+    folder is set around each decoration (here, and in ``evaluation`` and ``search``, which decorate with this) and
+    put back after it."""
+    previous = _numba_config.CACHE_DIR
+    if CACHE_FOLDER is not None:
+        _numba_config.CACHE_DIR = CACHE_FOLDER
+    try:
+        return cast(F, _jit(function))
+    finally:
+        _numba_config.CACHE_DIR = previous
 
 
 # --------------------------------------------------------------------------------------------------- bit tricks
@@ -681,8 +693,6 @@ def playout_batch(
 
 
 # --------------------------------------------------------------------------------------------------- Python side
-
-_numba_config.CACHE_DIR = _previous_cache_dir
 
 
 def run_playouts(

@@ -31,10 +31,55 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from solvers.geister_engine.context import (
+    C_ABORT,
+    C_B0,
+    C_BLUE_CAPTURED,
+    C_CAREFUL,
+    C_CHANCE,
+    C_EVAL,
+    C_FLAGS,
+    C_K0,
+    C_MARGIN,
+    C_MAX_EXTENSION,
+    C_MAX_NODES,
+    C_ME,
+    C_NODES,
+    C_P0,
+    C_R0,
+    C_RED_CAPTURED,
+    C_SALT,
+    C_SELDEPTH,
+    C_SIZE,
+    C_THEM,
+    EVAL_HANDCRAFTED,
+    EVAL_LEARNED,
+    NO_ORDERING,
+    NO_PRUNING,
+    NO_TABLE,
+)
+from solvers.geister_engine.evaluation import (
+    DEFAULT_WEIGHTS,
+    W_BLUE,
+    W_CAPTURE_BLUE,
+    W_CAPTURE_RED,
+    W_DANGER_1,
+    W_DANGER_2,
+    W_DANGER_FAR,
+    W_GUARD,
+    W_RACE,
+    W_RACE_FIRST,
+    W_RACE_LOST,
+    W_RACE_WON,
+    W_RED_ADVANCE,
+    W_RED_TAKEN,
+    W_SIZE,
+    _distance,
+    static_value,
+)
 from solvers.geister_engine.kernel import _ctz, _kernel, _popcount, gen_moves, make, unmake
 from solvers.geister_engine.layout import (
     BLUE,
-    BLUE0,
     CAPTURED,
     ESCAPE_DST,
     ESCAPED,
@@ -52,17 +97,51 @@ from solvers.geister_engine.layout import (
     SQUARE_MASK,
     TURN,
 )
-from solvers.geister_engine.tables import T_BLUES, T_DISTANCE, T_EXITS, T_NEIGHBOURS, T_PLY_LIMIT, T_REDS, T_WIDTH
+from solvers.geister_engine.tables import T_BLUES, T_EXITS, T_PLY_LIMIT, T_REDS
 
 __all__ = [
+    "C_ABORT",
+    "C_B0",
+    "C_BLUE_CAPTURED",
+    "C_CAREFUL",
+    "C_CHANCE",
+    "C_EVAL",
+    "C_FLAGS",
+    "C_K0",
+    "C_MARGIN",
+    "C_MAX_EXTENSION",
+    "C_MAX_NODES",
+    "C_ME",
+    "C_NODES",
+    "C_P0",
+    "C_R0",
+    "C_RED_CAPTURED",
+    "C_SALT",
+    "C_SELDEPTH",
     "C_SIZE",
+    "C_THEM",
     "DEFAULT_WEIGHTS",
+    "EVAL_HANDCRAFTED",
+    "EVAL_LEARNED",
     "MATE",
     "MAX_PLY",
     "NO_ORDERING",
     "NO_PRUNING",
     "NO_TABLE",
     "TT_BITS",
+    "W_BLUE",
+    "W_CAPTURE_BLUE",
+    "W_CAPTURE_RED",
+    "W_DANGER_1",
+    "W_DANGER_2",
+    "W_DANGER_FAR",
+    "W_GUARD",
+    "W_RACE",
+    "W_RACE_FIRST",
+    "W_RACE_LOST",
+    "W_RACE_WON",
+    "W_RED_ADVANCE",
+    "W_RED_TAKEN",
     "W_SIZE",
     "model_salt",
     "new_context",
@@ -77,73 +156,6 @@ INF = 2_000_000
 MAX_PLY = 64
 #: The transposition table holds ``2 ** TT_BITS`` entries.
 TT_BITS = 20
-
-# ---- the context array: what the search knows of the root and how far it may go
-C_ME = 0
-C_THEM = 1
-#: The opponent's reds and blues on the board at the root, its known reds among them, its purple pieces.
-C_R0 = 2
-C_B0 = 3
-C_K0 = 4
-C_P0 = 5
-#: Their reds and blues captured before the root (the engine's counts include them).
-C_RED_CAPTURED = 6
-C_NODES = 7
-C_MAX_NODES = 8
-#: 1 once the node budget is spent: the iteration is abandoned and its result ignored.
-C_ABORT = 9
-C_SELDEPTH = 10
-#: Plies of escape-threat extension allowed on one line.
-C_MAX_EXTENSION = 11
-#: Root moves within this of the best get exact values (the player may choose among them); the others a bound.
-C_MARGIN = 12
-C_BLUE_CAPTURED = 13
-#: Features switched off (``NO_TABLE``, ``NO_ORDERING``, ``NO_PRUNING``): for the tests (plain minimax must agree)
-#: and for the benchmark's baseline (the contest programs' plain negamax).
-C_FLAGS = 14
-#: Mixed into every table key: a digest of the model (the counts above). Entries stored under another model
-#: (before a capture revealed a colour, or a piece was proven red) then miss instead of answering wrongly.
-C_SALT = 15
-#: 1: weigh captures and escapes of purple pieces by their chance of being blue (``prob``, thousandths by square)
-#: instead of taking the worst case (``bayes``); 0: the worst case (``purple``).
-C_CHANCE = 16
-#: 1: the opponent is careful with our last red: while we have one red piece left and none of our pieces stands on
-#: our exits, it does not capture our pieces (any of them may be that red, and taking it loses at once), unless it
-#: has no other move. 0: it captures as if it knew our colours (the worst case). See ``_spared``.
-C_CAREFUL = 17
-C_SIZE = 18
-
-NO_TABLE = 1
-NO_ORDERING = 2
-NO_PRUNING = 4
-
-# ---- evaluation weights (from "me"'s side)
-#: Each of my blue pieces on the board.
-W_BLUE = 0
-#: Each of my red pieces the opponent has captured (it brings my red-capture win nearer).
-W_RED_TAKEN = 1
-#: Each opponent piece captured in the search, by its expected colour: + for the blue share, - for the red share.
-W_CAPTURE_BLUE = 2
-W_CAPTURE_RED = 3
-#: Per step: my nearest blue's distance to my exits, my other blues', my reds'.
-W_RACE_FIRST = 4
-W_RACE = 5
-W_RED_ADVANCE = 6
-#: An opponent purple piece one / two steps from its exit (my home corners), and its distance beyond.
-W_DANGER_1 = 7
-W_DANGER_2 = 8
-W_DANGER_FAR = 9
-#: Each of my home corners with one of my pieces on it or next to it.
-W_GUARD = 10
-#: A race I win outright (a blue nearer its exit than any opponent piece, counting the tempo), or they win.
-W_RACE_WON = 11
-W_RACE_LOST = 12
-W_SIZE = 13
-
-DEFAULT_WEIGHTS = np.array(
-    [1000, 120, 600, 300, 25, 5, 2, 250, 40, 2, 30, 3000, 3000],
-    dtype=np.int64,
-)
 
 # TT entry: value + 2**31 in bits 0-31, depth + 1 in 32-39, bound in 40-41, move + 1 in 42-55.
 _EXACT = 0
@@ -238,128 +250,6 @@ def _spared(s: Ints, t: Ints, c: Ints, moves: Ints, n: int) -> int:
         if dst != ESCAPE_DST and not ours & (1 << dst):
             return ours
     return 0
-
-
-@_kernel
-def _distance(t: Ints, side: int, square: int) -> int:
-    return int(t[T_DISTANCE + 64 * side + square])
-
-
-@_kernel
-def _nearest(t: Ints, pieces: int, side: int) -> int:
-    """The least distance of ``pieces`` to ``side``'s exits (99 when there is none)."""
-    best = 99
-    while pieces:
-        square = _ctz(pieces)
-        pieces &= pieces - 1
-        d = _distance(t, side, square)
-        if d < best:
-            best = d
-    return best
-
-
-@_kernel
-def _steps_to(t: Ints, pieces: int, target: int) -> int:
-    """The least Manhattan distance from ``pieces`` to the square ``target`` (99 when there is none)."""
-    width = int(t[T_WIDTH])
-    tx = target % width
-    ty = target // width
-    best = 99
-    while pieces:
-        square = _ctz(pieces)
-        pieces &= pieces - 1
-        d = abs(square % width - tx) + abs(square // width - ty)
-        if d < best:
-            best = d
-    return best
-
-
-@_kernel
-def _race(s: Ints, t: Ints, runner: int, runners: int, chasers: int, runner_to_move: bool) -> bool:
-    """Whether one of ``runners`` reaches an exit of ``runner`` and escapes before any of ``chasers`` can stand in
-    its way: strictly nearer that exit than every chaser once the tempo is counted."""
-    exits = int(t[T_EXITS + runner])
-    tempo = 0 if runner_to_move else 1
-    while exits:
-        exit_square = _ctz(exits)
-        exits &= exits - 1
-        mine = _steps_to(t, runners, exit_square)
-        if mine >= 99:
-            continue
-        theirs = _steps_to(t, chasers, exit_square)
-        if mine + tempo < theirs:
-            return True
-    return False
-
-
-@_kernel
-def _evaluate(s: Ints, t: Ints, c: Ints, w: Ints, prob: Ints) -> int:
-    """The static value of a quiet position for "me" (see the weights' names)."""
-    me = int(c[C_ME])
-    them = int(c[C_THEM])
-    my_blue = int(s[BLUE0 + me])
-    my_red = int(s[RED0 + me])
-    my_all = int(s[OCC0 + me])
-    their_all = int(s[OCC0 + them])
-    their_purple = their_all & ~int(s[RED0 + them])
-    score = w[W_BLUE] * _popcount(my_blue)
-    score += w[W_RED_TAKEN] * s[CAPTURED + KINDS * me + RED]
-    # Captures made in the search: purple ones valued by the share of blues among the purple pieces at the root,
-    # the others by their colour.
-    theirs = CAPTURED + KINDS * them
-    taken = int(s[theirs + PURPLE])
-    if taken and c[C_P0] > 0:
-        blue_share = c[C_B0] * 1000 // c[C_P0]
-        score += taken * (w[W_CAPTURE_BLUE] * blue_share - w[W_CAPTURE_RED] * (1000 - blue_share)) // 1000
-    score += w[W_CAPTURE_BLUE] * (int(s[theirs + BLUE]) - int(c[C_BLUE_CAPTURED]))
-    score -= w[W_CAPTURE_RED] * (int(s[theirs + RED]) - int(c[C_RED_CAPTURED]))
-    # My race to the exits.
-    nearest = 99
-    total = 0
-    pieces = my_blue
-    while pieces:
-        square = _ctz(pieces)
-        pieces &= pieces - 1
-        d = _distance(t, me, square)
-        total += d
-        if d < nearest:
-            nearest = d
-    if nearest < 99:
-        score -= w[W_RACE_FIRST] * nearest + w[W_RACE] * (total - nearest)
-    pieces = my_red
-    while pieces:
-        square = _ctz(pieces)
-        pieces &= pieces - 1
-        score -= w[W_RED_ADVANCE] * _distance(t, me, square)
-    # Their purple pieces near their exits (my home corners), and my guards there.
-    corners = int(t[T_EXITS + them])
-    guarded = 0
-    while corners:
-        corner = _ctz(corners)
-        corners &= corners - 1
-        if (my_all & ((1 << corner) | int(t[T_NEIGHBOURS + corner]))) != 0:
-            guarded += 1
-    score += w[W_GUARD] * guarded
-    chance = c[C_CHANCE] != 0
-    pieces = their_purple
-    while pieces:
-        square = _ctz(pieces)
-        pieces &= pieces - 1
-        d = _distance(t, them, square)
-        # A piece is as dangerous as it is likely to be blue (the worst case: fully).
-        scale = int(prob[square]) if chance else 1000
-        if d <= 1:
-            score -= w[W_DANGER_1] * scale // 1000
-        elif d == 2:
-            score -= w[W_DANGER_2] * scale // 1000
-        else:
-            score += w[W_DANGER_FAR] * d
-    my_turn = int(s[TURN]) == me
-    if my_blue and _race(s, t, me, my_blue, their_all, my_turn):
-        score += w[W_RACE_WON]
-    if their_purple and _race(s, t, them, their_purple, my_all, not my_turn):
-        score -= w[W_RACE_LOST]
-    return int(score)
 
 
 # --------------------------------------------------------------------------------------------------- ordering
@@ -487,12 +377,12 @@ def _negamax(
         extension += 1
     if depth <= 0 or ply >= MAX_PLY - 1:
         if escape == 0:
-            return sign * _evaluate(s, t, c, w, prob)
+            return sign * static_value(s, t, c, w, prob)
         # A piece that may escape is searched one ply more, on the same extension budget as the threats: without a
         # bound, a piece standing on its exit made every one of its side's nodes search on (160,000 nodes for a
         # depth-1 search, measured). Past the budget, the escape is weighed against the static value.
         if extension >= c[C_MAX_EXTENSION] or ply >= MAX_PLY - 1:
-            return _weigh(MATE - ply - 1, sign * _evaluate(s, t, c, w, prob), escape)
+            return _weigh(MATE - ply - 1, sign * static_value(s, t, c, w, prob), escape)
         depth = 1
         extension += 1
     flags = int(c[C_FLAGS])
@@ -763,7 +653,7 @@ def _root_chance(child: Any, move: int, blue_share: int, floor: int) -> int:
 def model_salt(c: Ints) -> int:
     """The table-key salt of the model in ``c`` (``C_SALT``): a fixed mix of its counts, the same in every process."""
     h = 0x9E3779B97F4A7C15
-    for field in (C_ME, C_R0, C_B0, C_K0, C_P0, C_RED_CAPTURED, C_BLUE_CAPTURED, C_CHANCE, C_CAREFUL):
+    for field in (C_ME, C_R0, C_B0, C_K0, C_P0, C_RED_CAPTURED, C_BLUE_CAPTURED, C_CHANCE, C_CAREFUL, C_EVAL):
         h = (h ^ int(c[field])) * 0x100000001B3 & 0xFFFFFFFFFFFFFFFF
     return h & 0x3FFFFFFFFFFFFFFF
 
