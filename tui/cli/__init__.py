@@ -32,7 +32,7 @@ import argparse  # noqa: E402 (the handler above must be in place first)
 import os  # noqa: E402
 from collections.abc import Callable, Sequence  # noqa: E402
 
-from tui.cli import analyse, arena, catalogue, connect, learn, play, replay, review, serve, solve  # noqa: E402
+from tui.cli import analyse, arena, catalogue, connect, learn, play, replay, review, serve, solve, train  # noqa: E402
 from tui.cli.common import Parser, display_options, open_app  # noqa: E402
 
 if _guarded:
@@ -57,6 +57,7 @@ examples:
   nashplay connect --port 10001              play a game on a Geister contest server (as the second player)
   nashplay list                              every game and player
   nashplay serve                             the app in a web browser: open the URL it prints
+  nashplay train geister                     re-train the Geister belief and value models (the train extra)
   nashplay --ascii --theme nashplay-colourblind
 
 Set-ups name the colour of each set-up square in order: player 1 uses its back row then its front row
@@ -78,6 +79,7 @@ HANDLERS: dict[str, Handler] = {
     "review": review.run,
     "list": catalogue.run,
     "serve": serve.run,
+    "train": train.run,
 }
 
 
@@ -102,6 +104,7 @@ def build_parser() -> argparse.ArgumentParser:
     review.add_command(commands)
     catalogue.add_command(commands)
     serve.add_command(commands, parents=[display])
+    train.add_command(commands)
     return parser
 
 

@@ -1,0 +1,84 @@
+"""The whole training run behind ``nashplay train geister``: corpus, belief, value model, written as JSON.
+
+Deterministic from its seed: the corpus's games (fixed depths and playouts), the split into training and validation
+games, the samples; so a re-run gives the same models (up to the solvers' last bits).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from solvers.geister.corpus import generate, load_corpus
+from solvers.geister.training import fit_mixture, fit_temper, mixture_predictor, turns_by_player
+from solvers.geister.value import fit_value, value_samples
+
+__all__ = ["train_models"]
+
+#: A player's turns the belief learns from, at most (drawn at random beyond that).
+TURNS_PER_PLAYER = 60_000
+#: The share of the training games kept aside to fit the belief's temper on.
+VALIDATION_SHARE = 0.1
+#: Games whose positions the value model learns from, at most, and how often a game's plies are taken.
+VALUE_GAMES = 4_000
+VALUE_EVERY = 3
+
+
+def train_models(
+    corpus: Path,
+    out: Path,
+    games: int,
+    seed: int,
+    held_out: tuple[str, ...],
+    workers: int = 2,
+    say: Callable[[str], None] = lambda message: None,
+) -> dict[str, Any]:
+    times: dict[str, float] = {}
+    started = time.perf_counter()
+    generate(corpus, games, seed, workers, progress=lambda done, total: say(f"corpus: {done}/{total} games"))
+    times["corpus"] = time.perf_counter() - started
+
+    started = time.perf_counter()
+    training = list(load_corpus(corpus, without=held_out))
+    rng = random.Random(f"split:{seed}")
+    rng.shuffle(training)
+    cut = int(len(training) * VALIDATION_SHARE)
+    validation, fitting = training[:cut], training[cut:]
+    say("belief: reading the turns...")
+    turns = turns_by_player(corpus, fitting, TURNS_PER_PLAYER, seed)
+    say("belief: fitting the styles...")
+    mixture = fit_mixture(turns)
+    say("belief: fitting the temper on styles left out in turn...")
+    temper, losses = fit_temper(mixture, corpus, validation)
+    mixture = type(mixture)(mixture.styles, mixture.prior, temper)
+    times["belief"] = time.perf_counter() - started
+    out.mkdir(parents=True, exist_ok=True)
+    about = {"seed": seed, "games": games, "held_out": list(held_out), "corpus": corpus.name}
+    belief_json = dict(mixture.to_json(), about=dict(about, turns=sum(len(t) for t in turns.values())))
+    (out / "belief.json").write_text(json.dumps(belief_json, indent=1) + "\n", encoding="utf-8")
+
+    started = time.perf_counter()
+    say("value: reading positions...")
+    sample_games = fitting[:VALUE_GAMES]
+    x, y = value_samples(corpus, sample_games, mixture_predictor(mixture), every=VALUE_EVERY, seed=seed)
+    say("value: fitting...")
+    model = fit_value(x, y, seed=seed)
+    model.about = dict(about, positions=len(y), games_read=len(sample_games))
+    (out / "value.json").write_text(json.dumps(model.to_json(), indent=1) + "\n", encoding="utf-8")
+    times["value"] = time.perf_counter() - started
+    return {
+        "games": games,
+        "held_out": list(held_out),
+        "belief": {
+            "styles": [style.name for style in mixture.styles],
+            "turns": sum(len(t) for t in turns.values()),
+            "temper": temper,
+            "temper_log_losses": {str(k): round(v, 4) for k, v in losses.items()},
+        },
+        "value": {"positions": len(y), "hidden": model.hidden},
+        "times": {key: round(value, 1) for key, value in times.items()},
+    }

@@ -1,0 +1,210 @@
+"""The learned value model: a position's chance to win for the side that judges it, from games.
+
+The model is a logistic regression on the search's own ``features`` of a position
+(``solvers.geister_engine.evaluation``): pieces left on each side, the runners, the opponent's pieces near their
+exits weighed by their chance of being blue, races, guards, contacts, whose turn it is, the plies played. Its logit
+is the search's evaluation (``evaluation.learned``): so every searched move has a chance to win through the same
+model, and the move the search prefers has the highest.
+
+Training (``value_samples``, ``fit_value``): positions of a corpus's games, each seen from one side (its own colours
+known, the opponent's pieces by the belief's chances, as the search sees them at its leaves), labelled with how
+that side's game ended (a draw counts half); scikit-learn's logistic regression (the ``train`` extra) fits the
+weights. The weights ship as ``models/value.json``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Iterable
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from core.game import Side
+from core.geister import Colour, GeisterState, GeisterView
+from solvers.geister.choice_belief import MODELS
+from solvers.geister.corpus import CorpusGame
+
+__all__ = [
+    "ValueModel",
+    "load_value_model",
+    "position_features",
+    "value_samples",
+]
+
+Floats = npt.NDArray[np.float64]
+BlueChances = Callable[[GeisterView], dict[int, float]]
+
+
+class ValueModel:
+    """A logit of the search's ``FEATURES``: linear (``hidden`` empty) or one layer of rectified units, and the int64
+    array the search reads (``evaluation.learned`` says its layout)."""
+
+    def __init__(
+        self,
+        layer1: Floats,
+        layer2: Floats | None = None,
+        bias2: float = 0.0,
+        about: dict[str, object] | None = None,
+    ) -> None:
+        """``layer1``: the linear weights (``F``), or the hidden units' weights (``H x F``, the first feature the
+        constant 1) with ``layer2`` (``H``) and ``bias2`` the output's."""
+        from solvers.geister_engine.evaluation import LEARNED_UNIT, N_FEATURES
+
+        self.layer1 = np.asarray(layer1, dtype=np.float64)
+        self.layer2 = None if layer2 is None else np.asarray(layer2, dtype=np.float64)
+        self.bias2 = float(bias2)
+        self.about = about or {}
+        if self.layer2 is None:
+            if self.layer1.shape != (N_FEATURES,):
+                raise ValueError(f"a linear value model has {N_FEATURES} weights, not {self.layer1.shape}")
+            flat = [0.0, *self.layer1]
+        else:
+            hidden = len(self.layer2)
+            if self.layer1.shape != (hidden, N_FEATURES):
+                raise ValueError(f"the hidden layer must be {hidden} x {N_FEATURES}, not {self.layer1.shape}")
+            flat = [float(hidden), *self.layer1.ravel(), *self.layer2, self.bias2]
+        # ``w[0]`` is the count of hidden units itself, not a weight.
+        self.array = np.array([round(x * (1 if i == 0 else LEARNED_UNIT)) for i, x in enumerate(flat)], dtype=np.int64)
+
+    @property
+    def hidden(self) -> int:
+        return 0 if self.layer2 is None else len(self.layer2)
+
+    def logit(self, features: Floats) -> float:
+        if self.layer2 is None:
+            return float(self.layer1 @ features)
+        return float(self.layer2 @ np.maximum(self.layer1 @ features, 0.0) + self.bias2)
+
+    def chance(self, features: Floats) -> float:
+        """The model's chance to win for a position with these ``features``."""
+        return float(1.0 / (1.0 + np.exp(-np.clip(self.logit(features), -40.0, 40.0))))
+
+    def to_json(self) -> dict[str, object]:
+        from solvers.geister_engine.evaluation import FEATURES
+
+        data: dict[str, object] = {"features": list(FEATURES), "hidden": self.hidden}
+        if self.layer2 is None:
+            data["weights"] = [round(float(x), 6) for x in self.layer1]
+        else:
+            data["layer1"] = [[round(float(x), 6) for x in row] for row in self.layer1]
+            data["layer2"] = [round(float(x), 6) for x in self.layer2]
+            data["bias2"] = round(self.bias2, 6)
+        data["about"] = self.about
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, object]) -> ValueModel:
+        from solvers.geister_engine.evaluation import FEATURES
+
+        if data.get("features") != list(FEATURES):
+            raise ValueError("the value model was trained on other features than the engine computes")
+        about = data.get("about", {})
+        assert isinstance(about, dict)
+        if not data.get("hidden"):
+            return cls(np.array(data["weights"], dtype=np.float64), about=about)
+        return cls(
+            np.array(data["layer1"], dtype=np.float64),
+            np.array(data["layer2"], dtype=np.float64),
+            float(data["bias2"]),  # type: ignore[arg-type]
+            about,
+        )
+
+
+@cache
+def load_value_model(path: Path = MODELS / "value.json") -> ValueModel:
+    return ValueModel.from_json(json.loads(path.read_text(encoding="utf-8")))
+
+
+def position_features(view: GeisterView, blue: dict[int, float]) -> Floats:
+    """The search's features of ``view``'s position for its viewer, the opponent's pieces blue with the chances
+    ``blue`` (by slot), computed by the engine's own kernel (so training and search read positions alike)."""
+    from solvers.geister_engine import convert, evaluation
+    from solvers.geister_engine import search as sr
+    from solvers.geister_engine.tables import tables
+    from solvers.purple import _context
+
+    kinds: dict[int, Colour] = {}
+    s = convert.from_view(view, kinds, purple_escapes=True)
+    c = _context(view, kinds, chance=True)
+    c[sr.C_EVAL] = sr.EVAL_LEARNED
+    prob = np.full(64, 1000, dtype=np.int64)
+    for square, piece in view.pieces(view.viewer.other):
+        prob[view.variant.index(square)] = round(1000 * blue.get(piece.slot, 0.5))
+    out = np.zeros(evaluation.N_FEATURES)
+    evaluation.features(s, tables(view.variant), c, prob, out)
+    return out
+
+
+def value_samples(
+    folder: Path,
+    games: Iterable[CorpusGame],
+    chances: BlueChances,
+    every: int = 4,
+    seed: int = 0,
+) -> tuple[Floats, Floats]:
+    """Positions of ``games`` (every ``every``-th ply, from a random first one, both sides' points of view) with
+    their features and how the game ended for the side that sees them (1 won, 0.5 drawn, 0 lost)."""
+    from solvers.geister.training import replayed
+
+    rng = random.Random(seed)
+    rows: list[Floats] = []
+    labels: list[float] = []
+    for game in games:
+        final = replayed(folder, game)
+        outcome = final.outcome()
+        if outcome is None:
+            continue
+        replay = GeisterState(final.variant, final.first)
+        for side in Side:
+            setup = final.setup(side)
+            assert setup is not None
+            replay.apply(setup)
+        offset = rng.randrange(every)
+        for index, move in enumerate(final.moves()):
+            if index % every == offset:
+                for side in Side:
+                    view = replay.view(side)
+                    rows.append(position_features(view, chances(view)))
+                    labels.append(0.5 if outcome.winner is None else float(outcome.winner is side))
+            replay.push(move)
+    return (np.array(rows) if rows else np.zeros((0, 0)), np.array(labels))
+
+
+def fit_value(x: Floats, y: Floats, hidden: int = 8, seed: int = 0) -> ValueModel:
+    """A value model for positions ``x`` (``FEATURES``, the first the constant 1) and results ``y`` (1, 0.5, 0): a
+    network of ``hidden`` rectified units (scikit-learn's MLP, early stopping on a tenth of the positions), or a
+    logistic regression with ``hidden=0``. Draws count half a win: each position is a win weighted by its result
+    and a loss weighted by the rest. Inputs are standardised for the fit, and the scaling folded into the first
+    layer's weights, so the search reads raw features."""
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.neural_network import MLPClassifier
+
+    raw = x[:, 1:]
+    mean = raw.mean(axis=0)
+    scale = raw.std(axis=0)
+    scale[scale == 0] = 1.0
+    standard = (raw - mean) / scale
+    inputs = np.vstack([standard, standard])
+    targets = np.concatenate([np.ones(len(y)), np.zeros(len(y))])
+    weights = np.concatenate([y, 1.0 - y])
+    keep = weights > 0
+    inputs, targets, weights = inputs[keep], targets[keep], weights[keep]
+    if hidden == 0:
+        linear = LogisticRegression(C=1.0, max_iter=2000)
+        linear.fit(inputs, targets, sample_weight=weights)
+        coef = linear.coef_[0] / scale
+        return ValueModel(np.array([float(linear.intercept_[0] - coef @ mean), *coef]))
+    network = MLPClassifier(
+        hidden_layer_sizes=(hidden,), alpha=1e-2, max_iter=400, early_stopping=True, random_state=seed
+    )
+    network.fit(inputs, targets, sample_weight=weights)
+    first, second = network.coefs_
+    bias1, bias2 = network.intercepts_
+    # a = W (v - mean) / scale + b = (W / scale) v + (b - (W / scale) mean), for each hidden unit.
+    folded = (first / scale[:, None]).T
+    layer1 = np.column_stack([bias1 - folded @ mean, folded])
+    return ValueModel(layer1, second[:, 0], float(bias2[0]))
