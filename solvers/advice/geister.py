@@ -8,10 +8,13 @@ what a player reads:
 * **forced results, first and in words**, read off the position itself, so that no tie in the search's numbers can
   hide them: an escape that wins now; a capture of a piece standing on its exit (if it is blue it escapes next);
   a capture that loses at once if the piece is the opponent's last red; then the search's proven wins and losses;
-* **the player's chance to win** for every move: proven results are 1 or 0, a chance node's expected result ``E``
-  is ``(1 + E) / 2``, and otherwise a logistic model of the position (the pieces each side has left, the nearest
-  runner of each side, and the search's score, which is relative to the search's root and so means little alone),
-  fitted on how games from such positions ended (``benchmarks/advice_calibration.py``).
+* **the player's chance to win** for every move. The strongest player (``sage``) searches with the learned value
+  model, whose values are expected results: a value ``v`` is a chance to win of ``(1 + v / MATE) / 2``, the same
+  model judging every move, so the suggested move (the search's best) has the highest chance and moves the search
+  tells apart show different chances. For a search with the handcrafted evaluation (``bayes``, ``purple``):
+  proven results are 1 or 0, a chance node's expected result ``E`` is ``(1 + E) / 2``, and otherwise a logistic
+  model of the position (pieces left, the nearest runners, the search's score), fitted on how games from such
+  positions ended.
 """
 
 from __future__ import annotations
@@ -83,13 +86,16 @@ def features(view: GeisterView, score: int) -> tuple[float, ...]:
     )
 
 
-def chance_of(value: int, view: GeisterView | None = None) -> float:
-    """The chance to win that a search value means for the player (see the module docstring); a score's chance
-    needs the position (``view``), without which it is 0.5."""
+def chance_of(value: int, view: GeisterView | None = None, expected: bool = False) -> float:
+    """The chance to win that a search value means for the player (see the module docstring). A search whose values
+    are expected results (the learned evaluation's: ``expected``) says it itself: ``(1 + value / MATE) / 2``.
+    Else a score's chance needs the position (``view``), without which it is 0.5."""
     if value > MATE - 1000:
         return 1.0
     if value < -(MATE - 1000):
         return 0.0
+    if expected:
+        return min(1.0, max(0.0, (1.0 + value / MATE) / 2.0))
     if abs(value) > DECIDED:
         return min(1.0, max(0.0, (1.0 + value / MATE) / 2.0))
     if view is None:
@@ -150,7 +156,9 @@ def advise(view: GeisterView, report: SearchReport, engine: str) -> Advice:
         result, plies = proven(value)
         if move.dst is None:
             result, plies = "win", 1
-        lines.append(MoveAdvice(str(move), chance_of(value, view), None, result, plies, forced.get(move, "")))
+        lines.append(
+            MoveAdvice(str(move), chance_of(value, view, report.expected), None, result, plies, forced.get(move, ""))
+        )
     for move, why in forced.items():
         if move not in searched:  # held back from the search (a possible last red), or beyond its budget
             escape = move.dst is None

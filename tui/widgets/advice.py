@@ -51,15 +51,31 @@ def position_words(result: str, plies: int | None) -> str:
     return f"You {'win' if result == 'win' else 'lose'} in {plies_words(plies)}"
 
 
-def value_text(value: float | None, scale: str) -> str:
-    """A value on its advice's scale: a chance ("52%"), an exact table value ("+1"), an expected payoff."""
+def value_text(value: float | None, scale: str, decimals: int = 0) -> str:
+    """A value on its advice's scale: a chance ("52%", with ``decimals`` "52.31%"), an exact table value ("+1"), an
+    expected payoff."""
     if value is None:
         return "?"
     if scale == "chance":
-        return f"{value * 100:.0f}%"
+        return f"{value * 100:.{decimals}f}%"
     if scale == "outcome":
         return f"{value:+.0f}" if value else "0"
     return f"{value:+.2f}"
+
+
+#: The most decimals a chance is shown with (hundredths of a percent): values closer than that read alike.
+MOST_DECIMALS = 2
+
+
+def chance_decimals(values: list[float | None]) -> int:
+    """The fewest decimals (0 to ``MOST_DECIMALS``) that show different chances as different: the search tells the
+    moves apart, and so does the list (the same 49% beside every move said nothing)."""
+    known = sorted({v for v in values if v is not None})
+    for decimals in range(MOST_DECIMALS + 1):
+        shown = {f"{v * 100:.{decimals}f}" for v in known}
+        if len(shown) == len(known):
+            return decimals
+    return MOST_DECIMALS
 
 
 def move_words(line: MoveAdvice) -> str:
@@ -138,11 +154,16 @@ class AdvicePanel(Static):
         listed = must + others[: max(0, shown - len(must))]
         listed.sort(key=advice.moves.index)
         weights = any(line.probability is not None for line in advice.moves)
+        decimals = chance_decimals([line.value for line in listed]) if advice.scale == "chance" else 0
+        width_of_value = 4 + (decimals + 1 if decimals else 0)
         for line in listed:
             mark = "<" if line.move == advice.best else " "
             weight = "" if not weights else f"{line.probability * 100:4.0f}% " if line.probability else "      "
-            value = value_text(line.value, advice.scale)
-            add(f" {mark}{line.move:<8}{value:>4}  {weight}{move_words(line)}", "bold" if line.forced else "")
+            value = value_text(line.value, advice.scale, decimals)
+            add(
+                f" {mark}{line.move:<8}{value:>{width_of_value}}  {weight}{move_words(line)}",
+                "bold" if line.forced else "",
+            )
         if len(advice.moves) > len(listed):
             add(f"  ... {len(advice.moves) - len(listed)} more moves", "dim")
         details_from = len(lines)
