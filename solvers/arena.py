@@ -16,6 +16,7 @@ letter, never from anything hidden), and is a fresh instance per game (UPP's bel
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import signal
 from collections import Counter
@@ -39,6 +40,10 @@ __all__ = ["GameParams", "GameResult", "GameSpec", "MatchResult", "game_specs", 
 
 #: Steps (moves or rounds) after which a game that has not ended counts as a draw: TCG can go round for ever.
 MAX_STEPS = 2_000
+#: A match with a player that learns its opponent plays its games in batches of this many, each batch knowing the
+#: games before it (at most ``LEARNING_HISTORY`` of them, the latest).
+LEARNING_BATCH = 10
+LEARNING_HISTORY = 40
 
 
 @dataclass(frozen=True)
@@ -70,6 +75,9 @@ class GameSpec:
     limit: Limit
     params: GameParams = GameParams()
     save_dir: str | None = None
+    #: The pairing's earlier games, for players that learn their opponent (``use_profile``): each record's text
+    #: and the side player A played in it.
+    history: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -83,6 +91,8 @@ class GameResult:
     reason: str
     a_side: Side
     first: Side
+    #: The game's record (when the match keeps a history for players that learn their opponent).
+    record: str | None = None
 
 
 #: How a game ended, by the words of its reason (``core.geister``'s outcomes): what a match's summary counts.
@@ -118,6 +128,8 @@ def play_game(spec: GameSpec) -> GameResult:
     state = _new_game(spec)
     by_side = {spec.a_side: 0, spec.a_side.other: 1}
     players = {side: make_player(spec.names[who], spec.game) for side, who in by_side.items()}
+    for side, who in by_side.items():
+        _learn_opponent(players[side], spec, who)
     rngs = {side: random.Random(spec.seed * 2 + who) for side, who in by_side.items()}
     steps = 0
     while not state.is_terminal() and steps < MAX_STEPS:
@@ -142,11 +154,31 @@ def play_game(spec: GameSpec) -> GameResult:
         }
         Record.from_state(state, tags).save(Path(spec.save_dir) / f"game-{spec.index + 1:04d}.ngr")
     plies = state.ply if isinstance(state, GeisterState) else steps
+    record = Record.from_state(state).to_text() if any(_learns(p) for p in players.values()) else None
     if outcome is None:
-        return GameResult(spec.index, None, 0.0, plies, f"no result after {steps} steps", spec.a_side, spec.first)
+        reason = f"no result after {steps} steps"
+        return GameResult(spec.index, None, 0.0, plies, reason, spec.a_side, spec.first, record)
     winner = None if outcome.winner is None else by_side[outcome.winner]
     score = outcome.returns()[spec.a_side]
-    return GameResult(spec.index, winner, score, plies, outcome.reason, spec.a_side, spec.first)
+    return GameResult(spec.index, winner, score, plies, outcome.reason, spec.a_side, spec.first, record)
+
+
+def _learns(player: object) -> bool:
+    """Whether ``player`` reads its opponent with what the pairing's earlier games showed (``use_profile``)."""
+    return callable(getattr(player, "use_profile", None))
+
+
+def _learn_opponent(player: Any, spec: GameSpec, who: int) -> None:
+    """Give a player that learns its opponent (player ``who``: 0 for A) a profile of the pairing's earlier games."""
+    if not _learns(player) or not spec.history:
+        return
+    from solvers.geister.choice_belief import OpponentProfile
+
+    profile = OpponentProfile(_labels(spec.names)[1 - who])
+    for text, a_side in spec.history:
+        opponent = Side(a_side).other if who == 0 else Side(a_side)
+        profile.learn_record(Record.parse(text), opponent, player.mixture)
+    player.use_profile(profile)
 
 
 def game_specs(
@@ -227,6 +259,8 @@ class MatchResult:
             result["seconds_per_move"] = self.limit.time
         if self.limit.playouts is not None:
             result["playouts_per_move"] = self.limit.playouts
+        if self.limit.iterations is not None:
+            result["depth"] = self.limit.iterations
         result["players"] = players
         result["avg_plies"] = round(self.avg_plies, 2)
         return result
@@ -252,13 +286,25 @@ def run_match(
         Path(save_dir).mkdir(parents=True, exist_ok=True)
     specs = game_specs(game, names, games, limit, seed, save_dir, params, a_side, first)
     match = MatchResult(names, limit, game)
-    # ``closing``: an exception here (Ctrl-C in ``progress``) stops the workers now, not when the generator is
-    # collected.
-    with closing(_results(specs, workers)) as results:
-        for result in results:
-            match.results.append(result)
-            if progress is not None:
-                progress(match)
+    learning = any(_learns(make_player(name, game)) for name in set(names))
+    # A player that learns its opponent reads the games played before: they are played in batches, each knowing the
+    # ones before it, so the games are the same whatever the number of workers.
+    batches = [specs[i : i + LEARNING_BATCH] for i in range(0, len(specs), LEARNING_BATCH)] if learning else [specs]
+    history: list[tuple[str, int]] = []
+    for batch in batches:
+        if learning:
+            known = tuple(history[-LEARNING_HISTORY:])
+            batch = [dataclasses.replace(spec, history=known) for spec in batch]
+        # ``closing``: an exception here (Ctrl-C in ``progress``) stops the workers now, not when the generator is
+        # collected.
+        finished = []
+        with closing(_results(batch, workers)) as results:
+            for result in results:
+                match.results.append(result)
+                finished.append(result)
+                if progress is not None:
+                    progress(match)
+        history.extend((r.record, int(r.a_side)) for r in sorted(finished, key=lambda r: r.index) if r.record)
     match.results.sort(key=lambda r: r.index)
     return match
 

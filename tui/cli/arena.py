@@ -37,6 +37,9 @@ MAX_PLAYOUTS = 1_000_000
 #: Worker processes: each is a Python interpreter of 30-60 MB with the engine loaded, and more than the cores only
 #: queue for them.
 MAX_WORKERS = 32
+#: Search depth per move: the purple search reaches 9 to 11 plies in half a second from the opening; 12 takes seconds
+#: a move there, more in the middle game.
+MAX_DEPTH = 12
 
 
 def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -63,6 +66,12 @@ def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
         "--playouts",
         type=whole_number(1, MAX_PLAYOUTS),
         help="playouts per move instead of a time (reproducible)",
+    )
+    budget.add_argument(
+        "--depth",
+        type=whole_number(1, MAX_DEPTH),
+        help="search depth per move instead of a time, for the alpha-beta players (reproducible); the Monte Carlo "
+        "players take it as playouts",
     )
     arena.add_argument(
         "--workers", type=whole_number(1, MAX_WORKERS), default=2, help="processes to play on (default 2)"
@@ -139,11 +148,12 @@ def check_save_dir(folder: str) -> str | None:
 
 def report(match: MatchResult) -> str:
     data = match.to_json()
-    budget = (
-        f"{match.limit.time} s per move"
-        if match.limit.time is not None
-        else f"{plural(match.limit.playouts or 0, 'playout')} per move"
-    )
+    if match.limit.time is not None:
+        budget = f"{match.limit.time} s per move"
+    elif match.limit.iterations is not None:
+        budget = f"depth {match.limit.iterations} per move"
+    else:
+        budget = f"{plural(match.limit.playouts or 0, 'playout')} per move"
     lines = [f"{plural(data['games'], 'game')}, {budget}; average {data['avg_plies']} plies per game", ""]
     lines.append(f"{'player':<10} {'wins':>5} {'draws':>5} {'losses':>6} {'win rate':>8}   95% CI (Wilson)    won by")
     for name, row in data["players"].items():
@@ -177,7 +187,12 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         return fail(str(error))
     if args.save is not None and (problem := check_save_dir(args.save)) is not None:
         return fail(problem)
-    limit = Limit(playouts=args.playouts) if args.playouts is not None else Limit(time=args.time or 0.25)
+    if args.depth is not None:
+        limit = Limit(iterations=args.depth)
+    elif args.playouts is not None:
+        limit = Limit(playouts=args.playouts)
+    else:
+        limit = Limit(time=args.time or 0.25)
     bar = _progress_bar(time.perf_counter(), args.games) if sys.stderr.isatty() else None
     finished = 0
 

@@ -35,6 +35,7 @@ from tui.config import ContestSettings, ServerGameConfig
 
 if TYPE_CHECKING:
     from tui.contest_events import ContestEvent
+    from tui.opponents import OpponentMemory
 
 DEFAULT_SETTINGS = ContestSettings()
 
@@ -164,6 +165,10 @@ def add_command(
         "--setup", default="random", help="'random' (the player chooses), or the letters of the 4 red pieces (BCFG)"
     )
     connect.add_argument("--name", help="your name, for the records")
+    connect.add_argument(
+        "--opponent",
+        help="the opponent's name, for what our AI remembers of it between games and sessions (default: the host)",
+    )
     connect.add_argument("--save", metavar="DIR", help="where records go (default: the state folder's contest/)")
     connect.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     connect.add_argument("--seed", type=seed_number, help="seed for the AI, for reproducible play")
@@ -460,6 +465,28 @@ class _Reporter:
         self.tally.stopped_record = None
 
 
+def _opponent_memory(args: argparse.Namespace, factory: Callable[[], Any]) -> OpponentMemory | None:
+    """What was kept of this opponent (``--opponent``, else the host), when our player learns its opponent."""
+    from tui.opponents import OpponentMemory
+
+    if not callable(getattr(factory(), "use_profile", None)):
+        return None
+    memory = OpponentMemory.load(args.opponent or args.host)
+    if memory.problem is not None:
+        print(f"nashplay connect: {memory.problem}", file=sys.stderr, flush=True)
+    return memory
+
+
+def _read_opponent(player: Any, memory: OpponentMemory) -> None:
+    """Give ``player`` the opponent's profile from the games remembered against it."""
+    from solvers.geister.choice_belief import OpponentProfile
+
+    profile = OpponentProfile(memory.name)
+    for record, side in memory.records():
+        profile.learn_record(record, side, player.mixture)
+    player.use_profile(profile)
+
+
 async def _headless(
     args: argparse.Namespace, factory: Callable[[], Any], letters: str | None, save_dir: Path | None, tally: Tally
 ) -> None:
@@ -473,10 +500,14 @@ async def _headless(
     rng = random.Random(args.seed)
     out = sys.stderr if args.json else sys.stdout
     reporter = _Reporter(args, tally)
+    memory = _opponent_memory(args, factory)
 
     for number in range(1, args.games + 1):
         reporter.number = number
-        player = AIPlayer(factory(), random.Random(rng.getrandbits(64)), args.time, letters, False)
+        ai = factory()
+        if memory is not None:
+            _read_opponent(ai, memory)
+        player = AIPlayer(ai, random.Random(rng.getrandbits(64)), args.time, letters, False)
         try:
             result = await play_game(
                 args.host,
@@ -510,6 +541,8 @@ async def _headless(
         tally.failed_in_a_row = 0
         tally.played += 1
         tally.counts[result.result] += 1
+        if memory is not None and (problem := memory.remember(result.record, result.side.other)) is not None:
+            print(f"game {number}: the opponent's profile was not kept: {problem}", file=sys.stderr, flush=True)
         if result.record_path is not None:
             where = f" [{result.record_path}]"
         else:  # play_game could not write it (a full disk, a folder removed since the start): not in silence
