@@ -375,3 +375,30 @@ def test_a_record_that_cannot_be_saved_is_said_in_its_games_line(
     assert code == 0, err
     [line] = [line for line in out.splitlines() if line.startswith("game 1:")]
     assert line.endswith(f"[the record could not be saved in {tmp_path}]")
+
+
+def test_a_learning_player_remembers_its_opponent_between_sessions(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``sage`` reads each game's opponent with the games it played against that name before, in this session and
+    in earlier ones: they are kept under the state folder's ``opponents/``."""
+    from solvers.geister.learned import LearnedPlayer
+
+    monkeypatch.setenv("NASHPLAY_STATE_DIR", str(tmp_path / "state"))
+    known: list[int] = []
+    use_profile = LearnedPlayer.use_profile
+
+    def spy(self: LearnedPlayer, profile: object) -> None:
+        known.append(profile.games)  # type: ignore[attr-defined]
+        use_profile(self, profile)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(LearnedPlayer, "use_profile", spy)
+    for games in (2, 1):
+        with ServerThread(opponent="chototsu", games=games) as server:
+            argv = ["--port", str(server.ports[0]), "--as", "sage", "--time", "0.02", "--games", str(games)]
+            code = connect([*argv, "--opponent", "their bot", "--save", str(tmp_path / "records"), "--json"])
+            server.wait_games(games)
+        assert code == 0, capsys.readouterr().err
+    assert known == [0, 1, 2]
+    stored = json.loads((tmp_path / "state" / "opponents" / "their_bot.json").read_text(encoding="utf-8"))
+    assert len(stored["games"]) == 3
