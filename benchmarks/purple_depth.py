@@ -2,15 +2,17 @@
 
     taskset -c 0 python benchmarks/purple_depth.py [--seconds 0.5] [--repeats 3]
 
-The issue's target: ``purple`` reaches depth 7 or more from the opening in 0.5 s on one core. Measured from three
-positions: the opening (a fixed set-up pair, the first player to move) and two middle-game positions reached by
-``purple`` playing itself at depth 2 from fixed seeds (ply 30 and ply 60; the same positions on every machine).
+The targets: ``purple`` reaches depth 7 or more from the opening in 0.5 s on one core, and the strongest (``sage``)
+no shallower than 9. Measured from three positions: the opening (a fixed set-up pair, the first player to move) and
+two middle-game positions reached by ``purple`` playing itself at depth 2 from fixed seeds (ply 30 and ply 60; the
+same positions on every machine).
 
 For each position and player, the deepest iteration finished within the time (the median over ``--repeats``
 fresh players, each warmed by one search of another position so that no compile time is counted), the nodes
 searched and the nodes a second. The baseline is the same player with the transposition table and the move
 ordering switched off (``search.NO_TABLE | search.NO_ORDERING``: plain alpha-beta in move-generation order), run in
-the same process. ``bayes`` (the chance-node search) is measured beside ``purple``.
+the same process. ``bayes`` (the chance-node search) and ``sage`` (the same search judged by the learned value
+model, a small network evaluated at every leaf) are measured beside ``purple``.
 
 Ends with one JSON line of the figures.
 """
@@ -30,6 +32,7 @@ sys.path.insert(0, str(ROOT))
 from core.game import Side  # noqa: E402
 from core.geister import VARIANTS, GeisterState  # noqa: E402
 from solvers.bayes import BayesPlayer  # noqa: E402
+from solvers.geister.learned import LearnedPlayer  # noqa: E402
 from solvers.geister_engine import search as sr  # noqa: E402
 from solvers.players import Limit  # noqa: E402
 from solvers.purple import PurplePlayer, SearchReport  # noqa: E402
@@ -90,7 +93,7 @@ def main() -> None:
     print(f"{'position':<10} {'player':<13} {'depth':>5} {'nodes':>12} {'nodes/s':>12}")
     for label, state in positions().items():
         figures[label] = {}
-        for player_class in (PurplePlayer, BayesPlayer, PlainPurple):
+        for player_class in (PurplePlayer, BayesPlayer, LearnedPlayer, PlainPurple):
             row = measure(player_class, state, args.seconds, args.repeats)
             figures[label][player_class.name] = row
             print(
@@ -99,8 +102,8 @@ def main() -> None:
             )
     opening = figures["opening"]
     print(
-        f"purple from the opening: depth {opening['purple']['depth']:.0f} "
-        f"(target 7; the baseline reaches {opening['purple-plain']['depth']:.0f})"
+        f"from the opening: purple depth {opening['purple']['depth']:.0f}, sage {opening['sage']['depth']:.0f} "
+        f"(target 9; the baseline reaches {opening['purple-plain']['depth']:.0f})"
     )
     print(json.dumps({"benchmark": "purple_depth", "seconds": args.seconds, "figures": figures}))
 
