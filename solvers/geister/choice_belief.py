@@ -55,6 +55,8 @@ TEMPER = 1.0
 OWN_STYLE_AFTER = 120
 #: The weight a profile's own style starts with in the prior (the rest shared by the scores of the learned styles).
 OWN_STYLE_PRIOR = 0.5
+#: The least weight a profile leaves a learned style, however badly it explained the opponent's games.
+PROFILE_FLOOR = 1e-6
 
 
 @dataclass(frozen=True)
@@ -286,7 +288,9 @@ class OpponentProfile:
                 for s, p in zip(mixture.styles, mixture.prior, strict=True)
             ]
         )
-        weights = np.exp(logs - logs.max())
+        # Never quite zero: a style that explained the games worst keeps a sliver (an opponent may change its ways),
+        # and its log stays finite.
+        weights = np.maximum(np.exp(logs - logs.max()), PROFILE_FLOOR)
         weights /= weights.sum()
         if len(self.data) < OWN_STYLE_AFTER:
             return mixture.with_prior(weights.tolist())
