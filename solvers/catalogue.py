@@ -233,8 +233,10 @@ PLAYERS: dict[str, PlayerEntry] = _entries(
 
 #: The strongest player of each game: what the live advice runs and what ``connect`` plays by default.
 STRONGEST: dict[str, str] = {
-    # bayes: measured against purple, ismcts, upp and chototsu (the README's strength table).
+    # bayes: measured against purple, ismcts, upp and chototsu (the README's strength table); on 6x6, sage beats it
+    # (its models are learned from 6x6 games, so the 4x4 variants keep bayes).
     **dict.fromkeys(GEISTER_FAMILY, "bayes"),
+    "geister": "sage",
     "mini-geister": "nash",
     "tcg": "equilibrium",
     "footstep": "equilibrium",

@@ -40,7 +40,7 @@ def test_each_entry_resolves_to_a_class_that_carries_only_its_name(name: str) ->
 
 
 def test_a_player_of_another_game_is_refused_with_the_right_names() -> None:
-    with pytest.raises(ValueError, match="nash does not play geister: its players are bayes"):
+    with pytest.raises(ValueError, match="nash does not play geister: its players are sage"):
         make_player("nash", "geister")
     with pytest.raises(LookupError, match="unknown player 'alphazero'"):
         make_player("alphazero", "geister")

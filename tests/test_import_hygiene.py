@@ -241,7 +241,7 @@ def test_the_cycle_finder_finds_a_cycle() -> None:
 #: tui's floors, lowest first: a module imports tui modules of its own floor or below, never above. Screens sit on
 #: one floor but never import each other (only the shared screen bases): the App navigates.
 TUI_FLOORS: tuple[tuple[str, ...], ...] = (
-    ("tui", "tui.theme", "tui.plot", "tui.storage", "tui.saves", "tui.arguments", "tui.help"),
+    ("tui", "tui.theme", "tui.plot", "tui.storage", "tui.saves", "tui.opponents", "tui.arguments", "tui.help"),
     ("tui.config",),
     ("tui.games",),
     ("tui.search_process", "tui.session", "tui.contest_events", "tui.net"),

@@ -79,7 +79,7 @@ def test_a_simultaneous_game_has_two_entries_a_round(tmp_path: Path, capsys: pyt
 def test_geister_at_a_fixed_depth(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = saved(tmp_path, "geister", ("random", "chototsu"))
     data = review_json([str(path), "--depth", "1"], capsys)
-    assert data["engine"] == "bayes search, depth 1" and data["scale"] == "chance"
+    assert data["engine"] == "sage search, depth 1" and data["scale"] == "chance"
     assert len(data["moves"]) == data["plies"] == len(Record.load(path).moves)
     assert review_json([str(path), "--depth", "1"], capsys) == data  # the same on any run
 

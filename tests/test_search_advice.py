@@ -79,7 +79,19 @@ def test_a_capture_that_stops_an_escape_comes_first() -> None:
     assert advice.moves[0].move == "a2-a1"
     assert advice.moves[0].forced == "stops an escape: a1 may be blue"
     assert advice.best == "a2-a1"
-    # Every other move lets a blue there escape: the search proves each a loss, and says so.
+    # Every other move lets the piece escape if it is blue (2 chances in 3): each has a lower chance to win.
+    capture = advice.moves[0].value
+    assert capture is not None
+    assert all(line.value is not None and line.value < capture for line in advice.moves[1:])
+
+
+def test_a_worst_case_search_proves_every_move_that_lets_a_piece_escape_a_loss() -> None:
+    # The same position for bayes, whose search lets any piece that may be blue escape: each is a loss, said so.
+    from solvers.bayes import BayesPlayer
+
+    state = GeisterState.from_position("6/1uuu2/6/6/R5/u1BB2 1 rr 20", "geister")
+    *_, advice = analyse(state.view(state.to_move), Limit(iterations=3), random.Random(1), BayesPlayer())
+    assert advice.best == "a2-a1"
     assert all(line.result == "loss" for line in advice.moves[1:])
 
 
