@@ -233,3 +233,31 @@ def test_the_shipped_models_say_how_they_were_trained() -> None:
     value = json.loads((folder / "value.json").read_text())
     assert "feeder" in belief["about"]["held_out"] and "feeder" in value["about"]["held_out"]
     assert value["about"]["positions"] > 0 and belief["about"]["turns"] > 0
+    assert value["search_calibration"]["positions"] > 0 and value["search_calibration"]["slope"] > 0
+
+
+def test_the_search_calibration_recovers_a_known_scaling_and_keeps_the_order() -> None:
+    """Results drawn from ``sigmoid(0.7 z - 0.3)``: Platt's scaling finds those numbers; the map it makes is
+    strictly increasing in the searched value (so the suggested move keeps the highest chance, and different values
+    stay different), and it round-trips through the model's JSON."""
+    from solvers.geister.value import SearchCalibration, fit_logit_scaling
+    from solvers.geister_engine.layout import MATE
+
+    rng = np.random.default_rng(5)
+    z = rng.normal(0.0, 2.0, 40_000)
+    results = (rng.random(len(z)) < 1 / (1 + np.exp(-(0.7 * z - 0.3)))).astype(float)
+    slope, intercept = fit_logit_scaling(z, results)
+    assert abs(slope - 0.7) < 0.03 and abs(intercept + 0.3) < 0.03
+    calibration = SearchCalibration(slope, intercept, 3, len(z))
+    values = [round(MATE * np.tanh(x / 2)) for x in np.linspace(-6, 6, 200)]
+    chances = [calibration.chance(v) for v in values]
+    assert all(a < b for a, b in itertools.pairwise(chances))
+    model = load_value_model()
+    data = model.to_json()
+    data["search_calibration"] = calibration.to_json()
+    assert ValueModel.from_json(data).search_calibration == SearchCalibration(
+        round(slope, 6), round(intercept, 6), 3, len(z)
+    )
+    data["search_calibration"] = dict(calibration.to_json(), slope=-1.0)
+    with pytest.raises(ValueError, match="slope"):
+        ValueModel.from_json(data)

@@ -9,7 +9,8 @@ what a player reads:
   hide them: an escape that wins now; a capture of a piece standing on its exit (if it is blue it escapes next);
   a capture that loses at once if the piece is the opponent's last red; then the search's proven wins and losses;
 * **the player's chance to win** for every move. The strongest player (``sage``) searches with the learned value
-  model, whose values are expected results: a value ``v`` is a chance to win of ``(1 + v / MATE) / 2``, the same
+  model, whose values are expected results: a value ``v`` is a chance to win of ``(1 + v / MATE) / 2`` (its logit
+  stretched by a calibration fitted on training games: ``solvers.geister.value.SearchCalibration``), the same
   model judging every move, so the suggested move (the search's best) has the highest chance and moves the search
   tells apart show different chances. For a search with the handcrafted evaluation (``bayes``, ``purple``):
   proven results are 1 or 0, a chance node's expected result ``E`` is ``(1 + E) / 2``, and otherwise a logistic
@@ -88,14 +89,17 @@ def features(view: GeisterView, score: int) -> tuple[float, ...]:
 
 def chance_of(value: int, view: GeisterView | None = None, expected: bool = False) -> float:
     """The chance to win that a search value means for the player (see the module docstring). A search whose values
-    are expected results (the learned evaluation's: ``expected``) says it itself: ``(1 + value / MATE) / 2``.
+    are expected results (the learned evaluation's: ``expected``) says it itself: ``(1 + value / MATE) / 2``, its
+    logit stretched by the shipped ``SearchCalibration`` (the best of many estimates reads high).
     Else a score's chance needs the position (``view``), without which it is 0.5."""
     if value > MATE - 1000:
         return 1.0
     if value < -(MATE - 1000):
         return 0.0
     if expected:
-        return min(1.0, max(0.0, (1.0 + value / MATE) / 2.0))
+        from solvers.geister.value import load_value_model
+
+        return load_value_model().search_calibration.chance(value)
     if abs(value) > DECIDED:
         return min(1.0, max(0.0, (1.0 + value / MATE) / 2.0))
     if view is None:

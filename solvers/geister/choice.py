@@ -16,7 +16,7 @@ that walks into contact is evidence only if a blue could have, and would have be
 
 Training (``fit``) maximises the likelihood of the moves played in a corpus, under the colours the records keep,
 with a small L2 penalty (scipy's L-BFGS; the gradient is exact). A ``Style`` holds one set of parameters; the
-belief (``solvers.geister.belief``) mixes several and learns which fits its opponent.
+belief (``solvers.geister.choice_belief``) mixes several and learns which fits its opponent.
 """
 
 from __future__ import annotations

@@ -58,7 +58,7 @@ CORPUS_PLAYERS: tuple[str, ...] = (
 #: the Monte Carlo ones (both independent of the machine's speed); the rest decide at once.
 BUDGETS: dict[str, tuple[Limit, ...]] = {
     **dict.fromkeys(
-        ("purple", "bayes", "feeder", "bluffer", "rusher", "turtle"),
+        ("purple", "bayes", "sage", "feeder", "bluffer", "rusher", "turtle"),
         (Limit(iterations=2), Limit(iterations=3), Limit(iterations=4)),
     ),
     **dict.fromkeys(("mc", "upp", "ismcts"), (Limit(playouts=300), Limit(playouts=1000))),

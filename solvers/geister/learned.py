@@ -24,7 +24,7 @@ from core.notation import Move
 from solvers.baselines import guarded_setup
 from solvers.colour_evidence import careless_captures, exposed_reds
 from solvers.geister.choice_belief import OpponentProfile, StyleMixture, choice_belief, load_mixture
-from solvers.geister.value import load_value_model
+from solvers.geister.value import ValueModel, load_value_model
 from solvers.players import Limit
 from solvers.purple import PurplePlayer
 
@@ -42,8 +42,8 @@ class LearnedPlayer(PurplePlayer):
     MARGIN = 0
     HOLD_BACK_RISKY = False
 
-    def __init__(self, mixture: StyleMixture | None = None) -> None:
-        super().__init__(load_value_model().array)
+    def __init__(self, mixture: StyleMixture | None = None, value_model: ValueModel | None = None) -> None:
+        super().__init__((value_model or load_value_model()).array)
         self.mixture = mixture if mixture is not None else load_mixture()
         #: What the games against this opponent so far have shown (``learn_opponent``), if anyone keeps it.
         self.profile: OpponentProfile | None = None

@@ -13,9 +13,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from solvers.geister.corpus import generate, load_corpus
+from solvers.geister.corpus import CorpusGame, generate, load_corpus
 from solvers.geister.training import fit_mixture, fit_temper, mixture_predictor, turns_by_player
-from solvers.geister.value import fit_value, value_samples
+from solvers.geister.value import SearchCalibration, fit_search_calibration, fit_value, value_samples
 
 __all__ = ["train_models"]
 
@@ -26,6 +26,11 @@ VALIDATION_SHARE = 0.1
 #: Games whose positions the value model learns from, at most, and how often a game's plies are taken.
 VALUE_GAMES = 4_000
 VALUE_EVERY = 3
+#: Games (of the training ones, not those the value model learned from) whose positions calibrate the search's
+#: chances, how often a game's plies are taken, and the depth searched (as ``review --depth 3``).
+CALIBRATION_GAMES = 300
+CALIBRATION_EVERY = 6
+CALIBRATION_DEPTH = 3
 
 
 def train_models(
@@ -70,6 +75,12 @@ def train_models(
     model.about = dict(about, positions=len(y), games_read=len(sample_games))
     (out / "value.json").write_text(json.dumps(model.to_json(), indent=1) + "\n", encoding="utf-8")
     times["value"] = time.perf_counter() - started
+
+    started = time.perf_counter()
+    say("value: calibrating the search's chances...")
+    calibration_games = fitting[VALUE_GAMES : VALUE_GAMES + CALIBRATION_GAMES]
+    model.search_calibration = calibrate(out, corpus, calibration_games, seed)
+    times["calibration"] = time.perf_counter() - started
     return {
         "games": games,
         "held_out": list(held_out),
@@ -79,6 +90,25 @@ def train_models(
             "temper": temper,
             "temper_log_losses": {str(k): round(v, 4) for k, v in losses.items()},
         },
-        "value": {"positions": len(y), "hidden": model.hidden},
+        "value": {
+            "positions": len(y),
+            "hidden": model.hidden,
+            "search_calibration": model.search_calibration.to_json(),
+        },
         "times": {key: round(value, 1) for key, value in times.items()},
     }
+
+
+def calibrate(out: Path, corpus: Path, games: list[CorpusGame], seed: int) -> SearchCalibration:
+    """Fit the search's calibration with the value model just written (``out``) and store it there; it is what the
+    search at the root reads, so the model is loaded from ``out``."""
+    from solvers.geister import value as value_module
+
+    path = out / "value.json"
+    value_module.load_value_model.cache_clear()
+    data = json.loads(path.read_text(encoding="utf-8"))
+    calibration = fit_search_calibration(corpus, games, CALIBRATION_DEPTH, CALIBRATION_EVERY, seed, path)
+    data["search_calibration"] = calibration.to_json()
+    path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    value_module.load_value_model.cache_clear()
+    return calibration

@@ -1,22 +1,30 @@
 """The learned value model: a position's chance to win for the side that judges it, from games.
 
-The model is a logistic regression on the search's own ``features`` of a position
-(``solvers.geister_engine.evaluation``): pieces left on each side, the runners, the opponent's pieces near their
-exits weighed by their chance of being blue, races, guards, contacts, whose turn it is, the plies played. Its logit
-is the search's evaluation (``evaluation.learned``): so every searched move has a chance to win through the same
-model, and the move the search prefers has the highest.
+The model is a small network (one layer of rectified units; a logistic regression with ``hidden=0``) on the
+search's own ``features`` of a position (``solvers.geister_engine.evaluation``): pieces left on each side, the
+runners, the opponent's pieces near their exits weighed by their chance of being blue, races, guards, contacts, whose
+turn it is, the plies played. Its logit is the search's evaluation (``evaluation.learned``): so every searched move
+has a chance to win through the same model, and the move the search prefers has the highest.
 
 Training (``value_samples``, ``fit_value``): positions of a corpus's games, each seen from one side (its own colours
 known, the opponent's pieces by the belief's chances, as the search sees them at its leaves), labelled with how
-that side's game ended (a draw counts half); scikit-learn's logistic regression (the ``train`` extra) fits the
-weights. The weights ship as ``models/value.json``.
+that side's game ended (a draw counts half); scikit-learn (the ``train`` extra) fits the weights. The weights ship
+as ``models/value.json``.
+
+A search's value is not the model's value of one position: it is the best of many, and the best of many estimates
+reads high (and a few plies of look-ahead see wins a player of the corpus would not find). So the chance shown for a
+searched value is that value's logit, scaled and shifted (``SearchCalibration``, fitted by ``fit_search_calibration``
+on positions of the training games searched as the advice searches them): a map that only stretches, so the moves'
+order and their differences stay the search's.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import random
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
@@ -29,7 +37,10 @@ from solvers.geister.choice_belief import MODELS
 from solvers.geister.corpus import CorpusGame
 
 __all__ = [
+    "SearchCalibration",
     "ValueModel",
+    "fit_logit_scaling",
+    "fit_search_calibration",
     "load_value_model",
     "position_features",
     "value_samples",
@@ -37,6 +48,43 @@ __all__ = [
 
 Floats = npt.NDArray[np.float64]
 BlueChances = Callable[[GeisterView], dict[int, float]]
+
+
+@dataclass(frozen=True)
+class SearchCalibration:
+    """The chance to win a searched value means: ``sigmoid(slope * z + intercept)``, ``z`` the value's logit (the
+    search's values are ``MATE * tanh(z / 2)``). The identity until fitted; ``slope`` is positive, so the map keeps
+    the moves' order."""
+
+    slope: float = 1.0
+    intercept: float = 0.0
+    #: The search depth and the positions it was fitted on (for the record).
+    depth: int = 0
+    positions: int = 0
+
+    def chance(self, value: int) -> float:
+        from solvers.geister_engine.layout import MATE
+
+        ratio = min(0.999999, max(-0.999999, value / MATE))
+        z = 2.0 * math.atanh(ratio)
+        return 1.0 / (1.0 + math.exp(-max(-40.0, min(40.0, self.slope * z + self.intercept))))
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "slope": round(self.slope, 6),
+            "intercept": round(self.intercept, 6),
+            "depth": self.depth,
+            "positions": self.positions,
+        }
+
+    @classmethod
+    def from_json(cls, data: object) -> SearchCalibration:
+        if not isinstance(data, dict):
+            return cls()
+        slope = float(data["slope"])
+        if not 0 < slope < 100:
+            raise ValueError(f"a search calibration's slope must be positive and sane, not {slope}")
+        return cls(slope, float(data["intercept"]), int(data.get("depth", 0)), int(data.get("positions", 0)))
 
 
 class ValueModel:
@@ -58,6 +106,7 @@ class ValueModel:
         self.layer2 = None if layer2 is None else np.asarray(layer2, dtype=np.float64)
         self.bias2 = float(bias2)
         self.about = about or {}
+        self.search_calibration = SearchCalibration()
         if self.layer2 is None:
             if self.layer1.shape != (N_FEATURES,):
                 raise ValueError(f"a linear value model has {N_FEATURES} weights, not {self.layer1.shape}")
@@ -93,6 +142,7 @@ class ValueModel:
             data["layer1"] = [[round(float(x), 6) for x in row] for row in self.layer1]
             data["layer2"] = [round(float(x), 6) for x in self.layer2]
             data["bias2"] = round(self.bias2, 6)
+        data["search_calibration"] = self.search_calibration.to_json()
         data["about"] = self.about
         return data
 
@@ -105,13 +155,16 @@ class ValueModel:
         about = data.get("about", {})
         assert isinstance(about, dict)
         if not data.get("hidden"):
-            return cls(np.array(data["weights"], dtype=np.float64), about=about)
-        return cls(
-            np.array(data["layer1"], dtype=np.float64),
-            np.array(data["layer2"], dtype=np.float64),
-            float(data["bias2"]),  # type: ignore[arg-type]
-            about,
-        )
+            model = cls(np.array(data["weights"], dtype=np.float64), about=about)
+        else:
+            model = cls(
+                np.array(data["layer1"], dtype=np.float64),
+                np.array(data["layer2"], dtype=np.float64),
+                float(data["bias2"]),  # type: ignore[arg-type]
+                about,
+            )
+        model.search_calibration = SearchCalibration.from_json(data.get("search_calibration"))
+        return model
 
 
 @cache
@@ -208,3 +261,64 @@ def fit_value(x: Floats, y: Floats, hidden: int = 8, seed: int = 0) -> ValueMode
     folded = (first / scale[:, None]).T
     layer1 = np.column_stack([bias1 - folded @ mean, folded])
     return ValueModel(layer1, second[:, 0], float(bias2[0]))
+
+
+def fit_search_calibration(
+    folder: Path,
+    games: Iterable[CorpusGame],
+    depth: int = 3,
+    every: int = 6,
+    seed: int = 0,
+    model_path: Path = MODELS / "value.json",
+) -> SearchCalibration:
+    """The ``SearchCalibration`` of ``sage``'s search at ``depth`` (as the shipped models stand): positions of
+    ``games`` (every ``every``-th ply from a random first one, the mover's view), each searched, its value's logit
+    against how the mover's game ended (a draw counts half), fitted by a one-feature logistic regression. Proven
+    results (a win or a loss the search sees to its end) are left out: they are shown as they are."""
+    from solvers.geister.learned import LearnedPlayer
+    from solvers.geister.training import replayed
+    from solvers.geister_engine.layout import MATE
+    from solvers.players import Limit
+
+    player = LearnedPlayer(value_model=load_value_model(model_path))
+    rng = random.Random(seed)
+    logits: list[float] = []
+    results: list[float] = []
+    for game in games:
+        final = replayed(folder, game)
+        outcome = final.outcome()
+        if outcome is None:
+            continue
+        replay = GeisterState(final.variant, final.first)
+        for side in Side:
+            setup = final.setup(side)
+            assert setup is not None
+            replay.apply(setup)
+        offset = rng.randrange(every)
+        for index, move in enumerate(final.moves()):
+            if index % every == offset:
+                view = replay.view(replay.to_move)
+                *_, report = player.analyse(view, Limit(iterations=depth), random.Random(index))
+                if abs(report.value) < MATE - 1000:
+                    ratio = min(0.999999, max(-0.999999, report.value / MATE))
+                    logits.append(2.0 * math.atanh(ratio))
+                    results.append(0.5 if outcome.winner is None else float(outcome.winner is replay.to_move))
+            replay.push(move)
+    slope, intercept = fit_logit_scaling(np.array(logits), np.array(results))
+    return SearchCalibration(slope, intercept, depth, len(results))
+
+
+def fit_logit_scaling(logits: Floats, results: Floats) -> tuple[float, float]:
+    """The slope and intercept of ``sigmoid(slope * logit + intercept)`` that fit ``results`` (1, 0.5, 0) best
+    (Platt's scaling: a one-feature logistic regression, a draw counting half a win and half a loss). The slope is
+    kept positive: the map must keep the order of what it maps."""
+    from sklearn.linear_model import LogisticRegression
+
+    x = logits[:, None]
+    inputs = np.vstack([x, x])
+    targets = np.concatenate([np.ones(len(results)), np.zeros(len(results))])
+    weights = np.concatenate([results, 1.0 - results])
+    keep = weights > 0
+    regression = LogisticRegression(C=100.0, max_iter=1000)
+    regression.fit(inputs[keep], targets[keep], sample_weight=weights[keep])
+    return max(0.05, float(regression.coef_[0, 0])), float(regression.intercept_[0])
