@@ -66,13 +66,18 @@ def main() -> int:
     parser.add_argument("--every", type=int, default=2, help="score every n-th turn of a game (default 2)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--records", type=Path, help="score these records instead (real games)")
-    parser.add_argument("--as", dest="us", help="with --records: our player's name (its opponent's pieces are read)")
+    parser.add_argument(
+        "--as",
+        dest="us",
+        help="with --records: our players' names, comma-separated (their opponents' pieces are read)",
+    )
     args = parser.parse_args()
     started = time.perf_counter()
     if args.records is not None:
         folder = args.records
         games = records_as_games(folder)
-        movers = tuple(sorted({name for game in games for name in game.players if name != args.us}))
+        ours = {name.strip() for name in (args.us or "").split(",")}
+        movers = tuple(sorted({name for game in games for name in game.players if name not in ours}))
         source = f"{len(games)} records in {args.records}"
     else:
         folder = Path(tempfile.mkdtemp(prefix="belief-calibration-"))

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from solvers.geister.corpus import CorpusGame, generate, load_corpus
+from solvers.geister.learned import LearnedPlayer
 from solvers.geister.training import fit_mixture, fit_temper, mixture_predictor, turns_by_player
 from solvers.geister.value import SearchCalibration, fit_search_calibration, fit_value, value_samples
 
@@ -107,7 +108,8 @@ def calibrate(out: Path, corpus: Path, games: list[CorpusGame], seed: int) -> Se
     path = out / "value.json"
     value_module.load_value_model.cache_clear()
     data = json.loads(path.read_text(encoding="utf-8"))
-    calibration = fit_search_calibration(corpus, games, CALIBRATION_DEPTH, CALIBRATION_EVERY, seed, path)
+    player = LearnedPlayer(value_model=value_module.load_value_model(path))
+    calibration = fit_search_calibration(player, corpus, games, CALIBRATION_DEPTH, CALIBRATION_EVERY, seed)
     data["search_calibration"] = calibration.to_json()
     path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     value_module.load_value_model.cache_clear()

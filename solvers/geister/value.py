@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
@@ -35,6 +36,9 @@ from core.game import Side
 from core.geister import Colour, GeisterState, GeisterView
 from solvers.geister.choice_belief import MODELS
 from solvers.geister.corpus import CorpusGame
+
+if TYPE_CHECKING:
+    from solvers.purple import PurplePlayer
 
 __all__ = [
     "SearchCalibration",
@@ -264,23 +268,21 @@ def fit_value(x: Floats, y: Floats, hidden: int = 8, seed: int = 0) -> ValueMode
 
 
 def fit_search_calibration(
+    player: PurplePlayer,
     folder: Path,
     games: Iterable[CorpusGame],
     depth: int = 3,
     every: int = 6,
     seed: int = 0,
-    model_path: Path = MODELS / "value.json",
 ) -> SearchCalibration:
-    """The ``SearchCalibration`` of ``sage``'s search at ``depth`` (as the shipped models stand): positions of
+    """The ``SearchCalibration`` of ``player``'s search at ``depth`` (``sage`` with the models to ship): positions of
     ``games`` (every ``every``-th ply from a random first one, the mover's view), each searched, its value's logit
     against how the mover's game ended (a draw counts half), fitted by a one-feature logistic regression. Proven
     results (a win or a loss the search sees to its end) are left out: they are shown as they are."""
-    from solvers.geister.learned import LearnedPlayer
     from solvers.geister.training import replayed
     from solvers.geister_engine.layout import MATE
     from solvers.players import Limit
 
-    player = LearnedPlayer(value_model=load_value_model(model_path))
     rng = random.Random(seed)
     logits: list[float] = []
     results: list[float] = []
