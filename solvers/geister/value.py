@@ -276,9 +276,11 @@ def fit_search_calibration(
     seed: int = 0,
 ) -> SearchCalibration:
     """The ``SearchCalibration`` of ``player``'s search at ``depth`` (``sage`` with the models to ship): positions of
-    ``games`` (every ``every``-th ply from a random first one, the mover's view), each searched, its value's logit
-    against how the mover's game ended (a draw counts half), fitted by a one-feature logistic regression. Proven
-    results (a win or a loss the search sees to its end) are left out: they are shown as they are."""
+    ``games`` (every ``every``-th ply from a random first one, the mover's view), each searched, the logit of the
+    value of the move the mover played against how its game ended (a draw counts half), fitted by a one-feature
+    logistic regression. So a listed move's chance is what playing that move gave, and the position's (its best
+    move's) what following the advice gives. Proven results (a win or a loss the search sees to its end) are left
+    out: they are shown as they are."""
     from solvers.geister.training import replayed
     from solvers.geister_engine.layout import MATE
     from solvers.players import Limit
@@ -301,8 +303,10 @@ def fit_search_calibration(
             if index % every == offset:
                 view = replay.view(replay.to_move)
                 *_, report = player.analyse(view, Limit(iterations=depth), random.Random(index))
-                if abs(report.value) < MATE - 1000:
-                    ratio = min(0.999999, max(-0.999999, report.value / MATE))
+                # The value of the move the mover played: a listed move's chance is what playing it gives.
+                value = dict(report.moves).get(move)
+                if value is not None and abs(value) < MATE - 1000:
+                    ratio = min(0.999999, max(-0.999999, value / MATE))
                     logits.append(2.0 * math.atanh(ratio))
                     results.append(0.5 if outcome.winner is None else float(outcome.winner is replay.to_move))
             replay.push(move)
