@@ -79,7 +79,8 @@ def train_models(
 
     started = time.perf_counter()
     say("value: calibrating the search's chances...")
-    calibration_games = fitting[VALUE_GAMES : VALUE_GAMES + CALIBRATION_GAMES]
+    # Games the value model did not learn from; a corpus too small to have them lends its last ones.
+    calibration_games = fitting[VALUE_GAMES : VALUE_GAMES + CALIBRATION_GAMES] or fitting[-CALIBRATION_GAMES:]
     model.search_calibration = calibrate(out, corpus, calibration_games, seed)
     times["calibration"] = time.perf_counter() - started
     return {

@@ -106,6 +106,11 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     )
     value = report["value"]
     print(f"Value model: {value['positions']:,} positions ({report['times']['value']:.0f} s)")
+    calibration = value["search_calibration"]
+    print(
+        f"Search calibration: slope {calibration['slope']:.3f}, shift {calibration['intercept']:+.3f} on "
+        f"{calibration['positions']:,} positions ({report['times']['calibration']:.0f} s)"
+    )
     print(f"Written: {out / 'belief.json'}, {out / 'value.json'}")
     print(f"Took {report['seconds']:.0f} s in all.")
     return 0

@@ -1,0 +1,59 @@
+"""``nashplay train geister`` end to end on the smallest corpus: it plays, fits and writes models the players read."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from waiting import HANG_SECONDS
+
+from solvers.geister.choice_belief import load_mixture
+from solvers.geister.learned import LearnedPlayer
+from solvers.geister.value import load_value_model
+
+
+def test_training_on_a_small_corpus_writes_models_the_player_reads(tmp_path: Path) -> None:
+    corpus, out = tmp_path / "corpus", tmp_path / "models"
+    command = [sys.executable, "-m", "tui", "train", "geister", "--games", "12", "--seed", "3"]
+    done = subprocess.run(
+        [*command, "--corpus", str(corpus), "--out", str(out), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=HANG_SECONDS,
+    )
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["games"] == 12 and report["held_out"] == ["feeder"]
+    assert set(report["times"]) == {"corpus", "belief", "value", "calibration"}
+    assert len(list(corpus.glob("game-*.ngr"))) == 12
+    mixture = load_mixture(out / "belief.json")
+    assert "feeder" not in {style.name for style in mixture.styles}
+    model = load_value_model(out / "value.json")
+    assert model.about["held_out"] == ["feeder"] and model.search_calibration.positions > 0
+    # The player searches with what was written.
+    player = LearnedPlayer(mixture, model)
+    assert (player.weights == model.array).all()  # type: ignore[attr-defined]
+    # A second run keeps the corpus's games and only fits again.
+    played = {path.name: path.stat().st_mtime_ns for path in corpus.glob("game-*.ngr")}
+    again = subprocess.run(
+        [*command, "--corpus", str(corpus), "--out", str(out), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=HANG_SECONDS,
+    )
+    assert again.returncode == 0, again.stderr
+    assert {path.name: path.stat().st_mtime_ns for path in corpus.glob("game-*.ngr")} == played
+    assert len((corpus / "index.jsonl").read_text(encoding="utf-8").splitlines()) == 12
+
+
+def test_a_hold_out_that_names_no_player_is_refused_in_one_line(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "tui", "train", "geister", "--hold-out", "nobody", "--corpus", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=HANG_SECONDS,
+    )
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "--hold-out names no corpus player: nobody" in done.stderr
