@@ -16,7 +16,8 @@ from solvers.geister.value import load_value_model
 
 def test_training_on_a_small_corpus_writes_models_the_player_reads(tmp_path: Path) -> None:
     corpus, out = tmp_path / "corpus", tmp_path / "models"
-    command = [sys.executable, "-m", "tui", "train", "geister", "--games", "12", "--seed", "3"]
+    # One worker: the games are played in this process (no pool of fresh interpreters to start).
+    command = [sys.executable, "-m", "tui", "train", "geister", "--games", "12", "--seed", "3", "--workers", "1"]
     done = subprocess.run(
         [*command, "--corpus", str(corpus), "--out", str(out), "--json"],
         capture_output=True,
