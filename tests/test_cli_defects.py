@@ -170,6 +170,38 @@ def test_ctrl_c_ends_a_command_at_work_with_130_and_no_traceback(
 
 
 @needs_the_command
+@pytest.mark.skipif(not Path("/proc/self/task").exists() or sys.platform != "linux", reason="Linux's tgkill")
+def test_ctrl_c_ends_the_tcg_prompt_even_when_another_thread_receives_it() -> None:
+    """The kernel hands a process's SIGINT to any of its threads that does not block it (numpy's BLAS starts some).
+    Then Python's handler only marks it, and a main thread blocked reading the terminal never looked: the prompt
+    ignored Ctrl-C for good (a CI run hung on it). Here the signal goes to a thread other than the main one on
+    purpose (tgkill), every time."""
+    import ctypes
+
+    terminal = Terminal(["play", "tcg", "--advisor"])
+    try:
+        terminal.wait_for(lambda: b"opponent played>" in terminal.output)
+        pid = terminal.process.pid
+        others = [int(task) for task in os.listdir(f"/proc/{pid}/task") if int(task) != pid]
+        assert others, "the prompt runs no other thread: this test would test nothing"
+        libc = ctypes.CDLL(None, use_errno=True)
+        tgkill = 234  # x86_64's syscall number; see below for others
+        if os.uname().machine in ("aarch64", "arm64"):
+            tgkill = 131
+        assert libc.syscall(tgkill, pid, others[0], signal.SIGINT) == 0, ctypes.get_errno()
+
+        def ended() -> bool:
+            terminal.read(0.1)
+            return terminal.process.poll() is not None
+
+        wait_until(ended, "the prompt never heard the Ctrl-C another thread received", poll=0)
+        terminal.read_to_end()
+    finally:
+        terminal.close()
+    assert_ended_cleanly(terminal)
+
+
+@needs_the_command
 @pytest.mark.parametrize("group", [True, False], ids=["ctrl-c", "kill-int"])
 def test_ctrl_c_ends_an_arena_match_at_once_and_keeps_its_records(group: bool, tmp_path: Path) -> None:
     """Ctrl-C reaches the workers too (the terminal signals the whole group); ``kill -INT`` only the command. Either

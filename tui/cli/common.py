@@ -7,10 +7,12 @@ Imports nothing heavy: ``nashplay --help`` and argument errors must answer at on
 from __future__ import annotations
 
 import argparse
+import io
 import re
+import select
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, NoReturn, TextIO
 
 from core.errors import QUOTE_LIMIT, clipped, quoted
 from tui.arguments import MAX_SEED, real_number, seed_number, whole_number
@@ -116,3 +118,27 @@ def file_problem(path: str, error: OSError | ValueError) -> str:
     if isinstance(error, OSError):
         return f"cannot read {path}: {(error.strerror or str(error)).lower()}"
     return str(error)
+
+
+#: How often a prompt waiting for a line looks for a pending Ctrl-C.
+SIGNAL_CHECK_SECONDS = 0.2
+
+
+def read_line(stream: TextIO) -> str:
+    """``stream.readline()`` that Ctrl-C always interrupts at a terminal. With threads in the process (numpy's BLAS
+    starts some), the kernel may hand SIGINT to another thread: Python's handler only marks it, and a main thread
+    blocked in ``read`` would never look. So at a terminal the wait is on ``select``, a fifth of a second at a time,
+    back in the interpreter in between, which raises ``KeyboardInterrupt`` as soon as one is pending. (A terminal
+    hands over one line a read, so nothing waits in the stream's buffer unseen by ``select``.) Anything else (a
+    pipe, a file, a test's ``StringIO``) is read as it is."""
+    try:
+        interactive = stream.isatty()
+        descriptor = stream.fileno()
+    except (OSError, ValueError, io.UnsupportedOperation, AttributeError):
+        interactive = False
+    if not interactive:
+        return stream.readline()
+    while True:
+        ready, _, _ = select.select([descriptor], [], [], SIGNAL_CHECK_SECONDS)
+        if ready:
+            return stream.readline()

@@ -16,7 +16,7 @@ from core.errors import NotationError
 from core.game import Side
 from core.tcg import TcgAction, TcgState
 from solvers.tcg import ACTIONS, TcgSolution, round_like_source
-from tui.cli.common import plural
+from tui.cli.common import plural, read_line
 
 HINT = "type the opponent's action (c a d s), then yours if you did not play the suggestion, e.g. 'a' or 'a d'; q quits"
 
@@ -70,7 +70,7 @@ def run(
         print(f"  suggestion: {suggestion.value} ({suggestion.label})", file=out)
         while True:
             print("opponent played> ", end="", file=out, flush=True)
-            line = read.readline()
+            line = read_line(read)
             if not line:
                 print("\nEnd of input: game left unfinished.", file=out)
                 return 1
