@@ -40,14 +40,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import numpy as np
 
-from core.game import Side
-from core.geister import GeisterState, GeisterView
+from core.geister import GeisterView
 from core.notation import Move
 from solvers.advice.geister import chance_of
 from solvers.bayes import BayesPlayer
 from solvers.geister.corpus import CORPUS_PLAYERS, CorpusGame, generate
 from solvers.geister.learned import LearnedPlayer
-from solvers.geister.training import Calibration, counts_only, records_as_games, replayed
+from solvers.geister.training import Calibration, counts_only, records_as_games, sampled_plies
 from solvers.geister.value import load_value_model, position_features
 from solvers.geister_engine.evaluation import FEATURES
 from solvers.players import Limit
@@ -63,25 +62,11 @@ Position = tuple[GeisterView, float, Move]
 def positions(folder: Path, games: list[CorpusGame], every: int, seed: int) -> list[Position]:
     """The mover's view at every ``every``-th ply (from a random first one), how its game ended for it, and the
     move it played."""
-    rng = random.Random(seed)
     out = []
-    for game in games:
-        final = replayed(folder, game)
-        outcome = final.outcome()
-        if outcome is None:
-            continue
-        replay = GeisterState(final.variant, final.first)
-        for side in Side:
-            setup = final.setup(side)
-            assert setup is not None
-            replay.apply(setup)
-        offset = rng.randrange(every)
-        for index, move in enumerate(final.moves()):
-            if index % every == offset:
-                mover = replay.to_move
-                result = 0.5 if outcome.winner is None else float(outcome.winner is mover)
-                out.append((replay.view(mover), result, move))
-            replay.push(move)
+    for replay, move, outcome in sampled_plies(folder, games, every, random.Random(seed)):
+        mover = replay.to_move
+        result = 0.5 if outcome.winner is None else float(outcome.winner is mover)
+        out.append((replay.view(mover), result, move))
     return out
 
 

@@ -20,8 +20,9 @@ from pathlib import Path
 
 import numpy as np
 
-from core.game import Side
+from core.game import Outcome, Side
 from core.geister import Colour, GeisterState, GeisterView
+from core.notation import Move
 from core.record import Record
 from solvers.geister.choice import Style, TurnChoices, TurnData, fit
 from solvers.geister.choice_belief import StyleMixture, choice_belief, game_turns
@@ -169,14 +170,38 @@ class Calibration:
         }
 
 
-def decisions(state: GeisterState, observer: Side) -> Iterator[GeisterView]:
-    """``observer``'s view at each of its turns of the game ``state`` ended (replayed from its start)."""
-    variant = state.variant
-    replay = GeisterState(variant, state.first)
+def start_of(state: GeisterState) -> GeisterState:
+    """The game ``state`` ended, back at its first move: both set-ups placed, no move played."""
+    start = GeisterState(state.variant, state.first)
     for side in Side:
         setup = state.setup(side)
         assert setup is not None
-        replay.apply(setup)
+        start.apply(setup)
+    return start
+
+
+def sampled_plies(
+    folder: Path, games: Iterable[CorpusGame], every: int, rng: random.Random
+) -> Iterator[tuple[GeisterState, Move, Outcome]]:
+    """Of every finished game of ``games``, the position before every ``every``-th ply (from a first one drawn from
+    ``rng``), the move played there, and how the game ended. The position is the replay itself, moved on after it
+    is yielded: read it before asking for the next."""
+    for game in games:
+        final = replayed(folder, game)
+        outcome = final.outcome()
+        if outcome is None:
+            continue
+        replay = start_of(final)
+        offset = rng.randrange(every)
+        for index, move in enumerate(final.moves()):
+            if index % every == offset:
+                yield replay, move, outcome
+            replay.push(move)
+
+
+def decisions(state: GeisterState, observer: Side) -> Iterator[GeisterView]:
+    """``observer``'s view at each of its turns of the game ``state`` ended (replayed from its start)."""
+    replay = start_of(state)
     for move in state.moves():
         if replay.to_move is observer:
             yield replay.view(observer)

@@ -33,7 +33,7 @@ import numpy as np
 import numpy.typing as npt
 
 from core.game import Side
-from core.geister import Colour, GeisterState, GeisterView
+from core.geister import Colour, GeisterView
 from solvers.geister.choice_belief import MODELS
 from solvers.geister.corpus import CorpusGame
 
@@ -54,6 +54,13 @@ Floats = npt.NDArray[np.float64]
 BlueChances = Callable[[GeisterView], dict[int, float]]
 
 
+def search_logit(value: int) -> float:
+    """The logit ``z`` of a searched value ``MATE * tanh(z / 2)`` (kept finite at the ends)."""
+    from solvers.geister_engine.layout import MATE
+
+    return 2.0 * math.atanh(min(0.999999, max(-0.999999, value / MATE)))
+
+
 @dataclass(frozen=True)
 class SearchCalibration:
     """The chance to win a searched value means: ``sigmoid(slope * z + intercept)``, ``z`` the value's logit (the
@@ -67,10 +74,7 @@ class SearchCalibration:
     positions: int = 0
 
     def chance(self, value: int) -> float:
-        from solvers.geister_engine.layout import MATE
-
-        ratio = min(0.999999, max(-0.999999, value / MATE))
-        z = 2.0 * math.atanh(ratio)
+        z = search_logit(value)
         return 1.0 / (1.0 + math.exp(-max(-40.0, min(40.0, self.slope * z + self.intercept))))
 
     def to_json(self) -> dict[str, object]:
@@ -205,29 +209,15 @@ def value_samples(
 ) -> tuple[Floats, Floats]:
     """Positions of ``games`` (every ``every``-th ply, from a random first one, both sides' points of view) with
     their features and how the game ended for the side that sees them (1 won, 0.5 drawn, 0 lost)."""
-    from solvers.geister.training import replayed
+    from solvers.geister.training import sampled_plies
 
-    rng = random.Random(seed)
     rows: list[Floats] = []
     labels: list[float] = []
-    for game in games:
-        final = replayed(folder, game)
-        outcome = final.outcome()
-        if outcome is None:
-            continue
-        replay = GeisterState(final.variant, final.first)
+    for replay, _, outcome in sampled_plies(folder, games, every, random.Random(seed)):
         for side in Side:
-            setup = final.setup(side)
-            assert setup is not None
-            replay.apply(setup)
-        offset = rng.randrange(every)
-        for index, move in enumerate(final.moves()):
-            if index % every == offset:
-                for side in Side:
-                    view = replay.view(side)
-                    rows.append(position_features(view, chances(view)))
-                    labels.append(0.5 if outcome.winner is None else float(outcome.winner is side))
-            replay.push(move)
+            view = replay.view(side)
+            rows.append(position_features(view, chances(view)))
+            labels.append(0.5 if outcome.winner is None else float(outcome.winner is side))
     return (np.array(rows) if rows else np.zeros((0, 0)), np.array(labels))
 
 
@@ -281,35 +271,20 @@ def fit_search_calibration(
     logistic regression. So a listed move's chance is what playing that move gave, and the position's (its best
     move's) what following the advice gives. Proven results (a win or a loss the search sees to its end) are left
     out: they are shown as they are."""
-    from solvers.geister.training import replayed
+    from solvers.geister.training import sampled_plies
     from solvers.geister_engine.layout import MATE
     from solvers.players import Limit
 
-    rng = random.Random(seed)
     logits: list[float] = []
     results: list[float] = []
-    for game in games:
-        final = replayed(folder, game)
-        outcome = final.outcome()
-        if outcome is None:
-            continue
-        replay = GeisterState(final.variant, final.first)
-        for side in Side:
-            setup = final.setup(side)
-            assert setup is not None
-            replay.apply(setup)
-        offset = rng.randrange(every)
-        for index, move in enumerate(final.moves()):
-            if index % every == offset:
-                view = replay.view(replay.to_move)
-                *_, report = player.analyse(view, Limit(iterations=depth), random.Random(index))
-                # The value of the move the mover played: a listed move's chance is what playing it gives.
-                value = dict(report.moves).get(move)
-                if value is not None and abs(value) < MATE - 1000:
-                    ratio = min(0.999999, max(-0.999999, value / MATE))
-                    logits.append(2.0 * math.atanh(ratio))
-                    results.append(0.5 if outcome.winner is None else float(outcome.winner is replay.to_move))
-            replay.push(move)
+    for replay, move, outcome in sampled_plies(folder, games, every, random.Random(seed)):
+        view = replay.view(replay.to_move)
+        *_, report = player.analyse(view, Limit(iterations=depth), random.Random(replay.ply))
+        # The value of the move the mover played: a listed move's chance is what playing it gives.
+        value = dict(report.moves).get(move)
+        if value is not None and abs(value) < MATE - 1000:
+            logits.append(search_logit(value))
+            results.append(0.5 if outcome.winner is None else float(outcome.winner is replay.to_move))
     slope, intercept = fit_logit_scaling(np.array(logits), np.array(results))
     return SearchCalibration(slope, intercept, depth, len(results))
 
