@@ -248,6 +248,18 @@ def _adjacent_to(t: Ints, square: int, pieces: int) -> bool:
 
 
 @_kernel
+def _in_contact(t: Ints, pieces: int, others: int) -> int:
+    """How many of ``pieces`` stand next to one of ``others``."""
+    count = 0
+    while pieces:
+        square = _ctz(pieces)
+        pieces &= pieces - 1
+        if _adjacent_to(t, square, others):
+            count += 1
+    return count
+
+
+@_kernel
 def features(s: Ints, t: Ints, c: Ints, prob: Ints, out: Floats) -> None:
     """The learned model's inputs (``FEATURES``) of position ``s`` for "me", into ``out``. Opponent pieces whose
     colour is unknown count by their chance of being blue (``prob``, thousandths by square; every one 1000, blue,
@@ -340,23 +352,9 @@ def features(s: Ints, t: Ints, c: Ints, prob: Ints, out: Floats) -> None:
         pieces &= pieces - 1
         total += _distance(t, me, square)
     out[20] = total / reds if reds else 0.0
-    contact_blue = 0
-    pieces = my_blue
-    while pieces:
-        square = _ctz(pieces)
-        pieces &= pieces - 1
-        if _adjacent_to(t, square, their_all):
-            contact_blue += 1
-    out[21] = contact_blue
+    out[21] = _in_contact(t, my_blue, their_all)
     out[22] = reach
-    contact_red = 0
-    pieces = my_red
-    while pieces:
-        square = _ctz(pieces)
-        pieces &= pieces - 1
-        if _adjacent_to(t, square, their_all):
-            contact_red += 1
-    out[23] = contact_red
+    out[23] = _in_contact(t, my_red, their_all)
 
 
 @_kernel
