@@ -75,13 +75,12 @@ def red_front_setup(variant: Variant, side: Side, rng: random.Random) -> Setup:
 
 
 class _StylePlayer(PurplePlayer):
-    """``purple``'s search with the style's weights and set-up."""
+    """``purple``'s search with the style's weights (``STYLE_WEIGHTS`` under its name) and set-up."""
 
-    style = ""
     setup: Callable[[Variant, Side, random.Random], Setup] = staticmethod(random_setup)
 
     def __init__(self) -> None:
-        super().__init__(style_weights(self.style))
+        super().__init__(style_weights(self.name))
 
     def choose(self, view: GeisterView, rng: random.Random, limit: Limit | None = None) -> Setup | Move:
         if view.phase == "setup":
@@ -91,23 +90,19 @@ class _StylePlayer(PurplePlayer):
 
 class FeederPlayer(_StylePlayer):
     name = "feeder"
-    style = "feeder"
     setup = staticmethod(red_front_setup)
 
 
 class BlufferPlayer(_StylePlayer):
     name = "bluffer"
-    style = "bluffer"
     setup = staticmethod(red_front_setup)
 
 
 class RusherPlayer(_StylePlayer):
     name = "rusher"
-    style = "rusher"
     setup = staticmethod(random_setup)
 
 
 class TurtlePlayer(_StylePlayer):
     name = "turtle"
-    style = "turtle"
     setup = staticmethod(guarded_setup)
