@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from waiting import HANG_SECONDS
 
@@ -14,18 +15,19 @@ from solvers.geister.learned import LearnedPlayer
 from solvers.geister.value import load_value_model
 
 
+def train(*command: str) -> dict[str, Any]:
+    """Run ``command`` (a ``train --json``), require it to succeed, and return its report."""
+    done = subprocess.run(list(command), capture_output=True, text=True, timeout=HANG_SECONDS)
+    assert done.returncode == 0, done.stderr
+    report: dict[str, Any] = json.loads(done.stdout)
+    return report
+
+
 def test_training_on_a_small_corpus_writes_models_the_player_reads(tmp_path: Path) -> None:
     corpus, out = tmp_path / "corpus", tmp_path / "models"
     # One worker: the games are played in this process (no pool of fresh interpreters to start).
     command = [sys.executable, "-m", "tui", "train", "geister", "--games", "12", "--seed", "3", "--workers", "1"]
-    done = subprocess.run(
-        [*command, "--corpus", str(corpus), "--out", str(out), "--json"],
-        capture_output=True,
-        text=True,
-        timeout=HANG_SECONDS,
-    )
-    assert done.returncode == 0, done.stderr
-    report = json.loads(done.stdout)
+    report = train(*command, "--corpus", str(corpus), "--out", str(out), "--json")
     assert report["games"] == 12 and report["held_out"] == ["feeder"]
     assert set(report["times"]) == {"corpus", "belief", "value", "calibration"}
     assert len(list(corpus.glob("game-*.ngr"))) == 12
@@ -38,13 +40,7 @@ def test_training_on_a_small_corpus_writes_models_the_player_reads(tmp_path: Pat
     assert (player.weights == model.array).all()  # type: ignore[attr-defined]
     # A second run keeps the corpus's games and only fits again.
     played = {path.name: path.stat().st_mtime_ns for path in corpus.glob("game-*.ngr")}
-    again = subprocess.run(
-        [*command, "--corpus", str(corpus), "--out", str(out), "--json"],
-        capture_output=True,
-        text=True,
-        timeout=HANG_SECONDS,
-    )
-    assert again.returncode == 0, again.stderr
+    train(*command, "--corpus", str(corpus), "--out", str(out), "--json")
     assert {path.name: path.stat().st_mtime_ns for path in corpus.glob("game-*.ngr")} == played
     assert len((corpus / "index.jsonl").read_text(encoding="utf-8").splitlines()) == 12
 
