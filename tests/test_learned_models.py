@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from core.game import Side
-from core.geister import VARIANTS, Colour, GeisterState
+from core.geister import VARIANTS, Colour, GeisterState, GeisterView, Setup
 from solvers.geister.choice import MOVE_FEATURES, N_MOVE_FEATURES, Style, TurnChoices, TurnData, fit
 from solvers.geister.choice_belief import StyleMixture, choice_belief, game_turns
 from solvers.geister.value import ValueModel, load_value_model, position_features
@@ -264,3 +264,57 @@ def test_the_search_calibration_recovers_a_known_scaling_and_keeps_the_order() -
     data["search_calibration"] = dict(calibration.to_json(), slope=-1.0)
     with pytest.raises(ValueError, match="slope"):
         ValueModel.from_json(data)
+
+
+def _twin_games_that_reveal_other_colours() -> tuple[GeisterView, GeisterView]:
+    """Player 1's views, at the same ply of the same moves, of twin games: in one player 2 has lost three reds
+    (one red left), in the other the third piece taken was a blue (player 2's set-up has those two swapped)."""
+    for seed in range(500):
+        state = random_game(seed, 300)
+        setup = state.setup(Side.P2)
+        assert setup is not None
+        replay = GeisterState(GEISTER, state.first)
+        for side in Side:
+            replay.apply(state.setup(side))  # type: ignore[arg-type]
+        moves = list(state.moves())
+        for index, move in enumerate(moves):
+            replay.push(move)
+            view = replay.view(Side.P1)
+            taken = [p for p in view.captured if p.side is Side.P2]
+            reds = [p.slot for p in taken if p.colour is Colour.RED]
+            if len(reds) == 3 and len(taken) - 3 <= 1 and index + 6 < len(moves):
+                # Player 2 plays on with one red left (three turns): choices the twin reads as with two.
+                for later in moves[index + 1 : index + 7]:
+                    replay.push(later)
+                view = replay.view(Side.P1)
+                if len([p for p in view.captured if p.side is Side.P2]) != len(taken):
+                    break  # another capture meanwhile: try another game
+                blue = next(p.slot for _, p in view.pieces(Side.P2) if setup.colours[p.slot] is Colour.BLUE)
+                colours = list(setup.colours)
+                colours[reds[-1]], colours[blue] = colours[blue], colours[reds[-1]]
+                twin = GeisterState(GEISTER, state.first)
+                twin.apply(state.setup(Side.P1))  # type: ignore[arg-type]
+                twin.apply(Setup(tuple(colours)))
+                for played in replay.moves():
+                    twin.push(played)
+                return view, twin.view(Side.P1)
+            if len(reds) >= 3:
+                break
+    raise AssertionError("no random game took three reds first: the test would test nothing")
+
+
+def test_the_belief_of_a_game_is_not_read_from_the_cache_of_a_twin_that_revealed_other_colours() -> None:
+    """The choices' features depend on whether the mover is down to its last red, which the moves alone do not say:
+    twin games with the same moves but other colours revealed must not share cached turns."""
+    from solvers.geister import choice_belief as module
+
+    mixture = module.load_mixture()
+    one, other = _twin_games_that_reveal_other_colours()
+    assert [str(m) for m in one.moves] == [str(m) for m in other.moves] and one.captured != other.captured
+    module._CHOICES.clear()
+    module._LIKELIHOODS.clear()
+    alone = choice_belief(other, mixture).blue
+    module._CHOICES.clear()
+    module._LIKELIHOODS.clear()
+    choice_belief(one, mixture)
+    assert choice_belief(other, mixture).blue == alone

@@ -130,23 +130,33 @@ def _prefix_keys(view: GeisterView) -> list[tuple[object, ...]]:
     return keys
 
 
-def game_turns(view: GeisterView, mover: Side) -> list[tuple[Turn, TurnChoices]]:
-    """Every turn ``mover`` has played in the game ``view`` shows, with its choices (cached: the same game is read
-    again at every decision)."""
+def _turn_keys(view: GeisterView, mover: Side, turns: Sequence[Turn]) -> list[tuple[tuple[object, ...], bool]]:
+    """Each of ``mover``'s ``turns``: the key its choices are cached under, and whether the mover was down to its
+    last red then. Both go in the key: the moves alone do not say it (twin games with the same moves may reveal
+    other colours in their captures), and the choices' features depend on it."""
     keys = _prefix_keys(view)
     first_ply = view.ply - len(view.moves)
-    result = []
-    moved: set[int] = set()
-    last: int | None = None
     # Captured pieces show their colours: a mover's reds left at a turn are its reds less those taken before it.
     red_slots = {p.slot for p in view.captured if p.side is mover and p.colour is Colour.RED}
     all_slots = set(range(view.variant.pieces(mover)))
-    for turn in turns_of(view, mover):
-        key = (*keys[turn.ply - first_ply], int(mover))
+    out = []
+    for turn in turns:
+        taken_reds = len(red_slots & (all_slots - set(turn.theirs)))
+        last_red = view.variant.reds[mover] - taken_reds == 1
+        out.append(((*keys[turn.ply - first_ply], int(mover), last_red), last_red))
+    return out
+
+
+def game_turns(view: GeisterView, mover: Side) -> list[tuple[Turn, TurnChoices]]:
+    """Every turn ``mover`` has played in the game ``view`` shows, with its choices (cached: the same game is read
+    again at every decision)."""
+    turns = list(turns_of(view, mover))
+    result = []
+    moved: set[int] = set()
+    last: int | None = None
+    for turn, (key, last_red) in zip(turns, _turn_keys(view, mover, turns), strict=True):
         choices = _CHOICES.get(key)
         if choices is None:
-            taken_reds = len(red_slots & (all_slots - set(turn.theirs)))
-            last_red = view.variant.reds[mover] - taken_reds == 1
             choices = turn_choices(
                 view.variant, mover, turn.theirs, turn.ours.values(), turn.move, moved, last, last_red
             )
@@ -216,13 +226,12 @@ def choice_belief(view: GeisterView, mixture: StyleMixture | None = None) -> Cho
     proven = frozenset(
         slot for turn, _ in turns for slot, square in turn.theirs.items() if square in exits and slot in on_board
     )
-    keys = _prefix_keys(view)
-    first_ply = view.ply - len(view.moves)
+    keys = [key for key, _ in _turn_keys(view, them, [turn for turn, _ in turns])]
     log_post = np.empty((len(mixture.styles), len(colourings)))
     for i, style in enumerate(mixture.styles):
         total = np.zeros(len(colourings))
-        for turn, choices in turns:
-            total += _turn_likelihoods(keys[turn.ply - first_ply], style, choices, slots, colourings)
+        for key, (_, choices) in zip(keys, turns, strict=True):
+            total += _turn_likelihoods(key, style, choices, slots, colourings)
         log_post[i] = np.log(mixture.prior[i]) + mixture.temper * total
     log_post[:, ~consistent] = -np.inf
     top = np.max(log_post[np.isfinite(log_post)]) if np.isfinite(log_post).any() else 0.0
