@@ -14,15 +14,19 @@ each scored against how that player's game ended (a draw counts half):
   fitted in this run on positions of fresh games without the held-out style (the baseline the issue names).
 
 The chance of a position is its best move's: what following the advice gives. A mover that does not play the
-best walks past the wins the search sees (a player that does not look ahead most of all), so the search's chance
-for the position reads high at its top for such movers; the chance of the move played does not.
+best walks past the wins the search sees (a player that does not look ahead most of all: measured, every
+"proven" win at depth 3 that was not won was one its mover did not play, and all but one of them hold with every
+colour known), so the search's chance for the position reads high at its top for such movers; the chance of the
+move played does not. The position's chance is therefore scored where the advice is followed: on ``sage``'s own
+turns, in ``--advised-games`` fresh games of the style against ``sage`` (with ``--records``, the records' turns of
+a player named ``sage``).
 ``--opponents purple,bayes,sage,bluffer,rusher,turtle`` plays only the players that search ahead.
 
 Prints each one's log loss (a coin's is 0.693), expected calibration error and a 10-bin reliability table, and
 ends with one JSON line. ``--records DIR`` scores real games instead (their set-ups must both be known).
 
-    python benchmarks/chance_calibration.py [--style feeder] [--games 160] [--depth 3] [--every 3] [--seed 101]
-        [--opponents all | purple,bayes,sage,bluffer,rusher,turtle]
+    python benchmarks/chance_calibration.py [--style feeder] [--games 160] [--advised-games 80] [--depth 3]
+        [--every 3] [--seed 101] [--opponents all | purple,bayes,sage,bluffer,rusher,turtle] [--records DIR]
 """
 
 from __future__ import annotations
@@ -56,17 +60,20 @@ from solvers.purple import SearchReport
 BASELINE = ("bias", "my blues", "my reds", "their blues", "their reds", "my runner", "plies / 100")
 #: A judge's chance to win for the mover of a position (its view), given the move it played there.
 Judge = Callable[[GeisterView, Move], float]
-Position = tuple[GeisterView, float, Move]
+#: A position: the mover's view, how its game ended for it, the move it played, and its name.
+Position = tuple[GeisterView, float, Move, str]
 
 
 def positions(folder: Path, games: list[CorpusGame], every: int, seed: int) -> list[Position]:
-    """The mover's view at every ``every``-th ply (from a random first one), how its game ended for it, and the
-    move it played."""
+    """The mover's view at every ``every``-th ply (from a random first one), how its game ended for it, the move it
+    played and its name."""
     out = []
-    for replay, move, outcome in sampled_plies(folder, games, every, random.Random(seed)):
-        mover = replay.to_move
-        result = 0.5 if outcome.winner is None else float(outcome.winner is mover)
-        out.append((replay.view(mover), result, move))
+    rng = random.Random(seed)
+    for game in games:
+        for replay, move, outcome in sampled_plies(folder, [game], every, rng):
+            mover = replay.to_move
+            result = 0.5 if outcome.winner is None else float(outcome.winner is mover)
+            out.append((replay.view(mover), result, move, game.players[mover]))
     return out
 
 
@@ -74,8 +81,8 @@ def fit_baseline(samples: list[Position]) -> Judge:
     from sklearn.linear_model import LogisticRegression
 
     columns = [FEATURES.index(name) for name in BASELINE[1:]]
-    x = np.array([position_features(view, counts_only(view))[columns] for view, _, _ in samples])
-    y = np.array([result for _, result, _ in samples])
+    x = np.array([position_features(view, counts_only(view))[columns] for view, *_ in samples])
+    y = np.array([result for _, result, *_ in samples])
     mean, scale = x.mean(axis=0), x.std(axis=0)
     scale[scale == 0] = 1.0
     inputs = np.vstack([(x - mean) / scale] * 2)
@@ -137,6 +144,9 @@ def main() -> int:
     parser.add_argument("--every", type=int, default=3, help="a position every n plies (default 3)")
     parser.add_argument("--seed", type=int, default=101)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--advised-games", type=int, default=80, help="fresh games of the style against sage (default 80)"
+    )
     parser.add_argument("--records", type=Path, help="score the records in this folder instead")
     parser.add_argument(
         "--opponents", default="all", help="the style's opponents, comma-separated, or 'all' (the corpus: the default)"
@@ -166,6 +176,21 @@ def main() -> int:
         )
         source = f"{len(games)} fresh games of {args.style} against {', '.join(others)} (seed {args.seed})"
     test = positions(folder, games, args.every, args.seed)
+    if args.records is None:
+        # The position's chance is what following the advice gives: scored where the mover does follow it.
+        print(f"playing {args.advised_games} games of {args.style} against sage...", flush=True)
+        advised_games = generate(
+            work / "advised",
+            args.advised_games,
+            args.seed + 2,
+            args.workers,
+            players=(args.style, "sage"),
+            focus=(args.style,),
+        )
+        advised = positions(work / "advised", advised_games, args.every, args.seed)
+    else:
+        advised = test
+    advised = [position for position in advised if position[3] == "sage"]
     sage = LearnedPlayer()
     judges: dict[str, Judge] = {
         f"sage's search, depth {args.depth}": searcher(sage, args.depth),
@@ -176,10 +201,16 @@ def main() -> int:
     }
     print(f"judging {len(test)} positions {len(judges)} ways...", flush=True)
     scores = {name: Calibration() for name in judges}
-    for view, result, move in test:
+    for view, result, move, _ in test:
         for name, judge in judges.items():
             scores[name].add(judge(view, move), result)
-    print(f"\nChance to win of the player to move on {source}, {len(test)} positions (a coin's log loss: 0.6931):\n")
+    followed = f"sage's search, depth {args.depth}, sage's own turns"
+    position_chance = searcher(sage, args.depth)
+    scores[followed] = Calibration()
+    for view, result, move, _ in advised:
+        scores[followed].add(position_chance(view, move), result)
+    print(f"\nChance to win of the player to move on {source}, {len(test)} positions (a coin's log loss: 0.6931);")
+    print(f"sage's own turns: {len(advised)} positions where the mover plays the advice.\n")
     for name, score in scores.items():
         print(f"{name:<52} log loss {score.log_loss:.4f}  calibration error {score.calibration_error:.4f}")
     for name, score in scores.items():
@@ -188,7 +219,16 @@ def main() -> int:
             if count:
                 print(f"  {low:.1f}-{low + 0.1:.1f}   {mean:.3f}   {observed:.3f}    {count:>6}")
     print(f"({time.perf_counter() - started:.0f} s)")
-    print(json.dumps({"source": source, "positions": len(test), "judges": {n: s.to_json() for n, s in scores.items()}}))
+    print(
+        json.dumps(
+            {
+                "source": source,
+                "positions": len(test),
+                "advised": len(advised),
+                "judges": {n: s.to_json() for n, s in scores.items()},
+            }
+        )
+    )
     return 0
 
 
