@@ -128,6 +128,8 @@ class PurplePlayer:
         self._arrays: dict[str, Any] | None = None
         #: Nodes a second, measured over earlier searches (a first guess until one has run long enough).
         self._speed = FIRST_SPEED
+        #: This player's searches so far, modulo the table's field (``search.C_GENERATION``).
+        self._searches = 0
         sr.warm_up()  # compiled (or loaded) before the first decision, not during it
 
     def choose(self, view: GeisterView, rng: random.Random, limit: Limit | None = None) -> Setup | Move:
@@ -245,6 +247,11 @@ class PurplePlayer:
         expected = self.EVAL == sr.EVAL_LEARNED
         c[sr.C_MARGIN] = self.MARGIN
         c[sr.C_SALT] = sr.model_salt(c)
+        if self.CHANCE:
+            # The beliefs change from one search to the next: values an earlier search left in the table were
+            # searched under others (a capture judged risky then may be sure now), so only their moves are reused.
+            self._searches = self._searches % 0xFFFF + 1
+            c[sr.C_GENERATION] = self._searches
         if self.exact:
             c[sr.C_MARGIN] = 4 * sr.MATE
         chances = self.blue_chances(view)

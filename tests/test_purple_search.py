@@ -11,7 +11,7 @@ import pytest
 from twin_games import random_midgame
 
 from core.game import Side
-from core.geister import VARIANTS, GeisterState
+from core.geister import VARIANTS, GeisterState, GeisterView
 from core.notation import Move
 from solvers.bayes import BayesPlayer
 from solvers.belief import belief
@@ -320,3 +320,46 @@ def test_a_piece_that_may_escape_does_not_make_the_search_run_on() -> None:
     *_, report = BayesPlayer().analyse(view, Limit(iterations=1), random.Random(1))
     assert report.seldepth <= 1 + 4 and report.nodes < 20_000  # depth 1 and four plies of extensions
     assert report.best == Move.parse("e6-f6")  # and it takes the piece that may escape
+
+
+#: From a real game (sage as player 2 against a 2020 contest program): taking the blue on a2 wins in 5 plies (our
+#: a2 piece walks to a1 and escapes; nothing of theirs is near). Their f5 piece is red; it stands next to its exit.
+WON_BY_A3_A2 = "2br2/5R/6/b4b/B4r/1b2B1 2 RRrrRBB 65"
+
+
+class _Believer(BayesPlayer):
+    """bayes's search with beliefs set from outside (by square), weighing every capture by them."""
+
+    HOLD_BACK_RISKY = False
+
+    def __init__(self, chances: dict[str, float]) -> None:
+        super().__init__()
+        self.chances = chances
+
+    def blue_chances(self, view: GeisterView) -> dict[int, float]:
+        return {piece.slot: self.chances[str(square)] for square, piece in view.pieces(view.viewer.other)}
+
+
+def _searched(player: PurplePlayer, position: str, depth: int = 4) -> tuple[Move, int]:
+    state = GeisterState.from_position(position, "geister")
+    *_, report = player.analyse(state.view(state.to_move), Limit(iterations=depth), random.Random(1))
+    return report.moves[0]
+
+
+def test_a_piece_believed_red_does_not_escape_in_the_search() -> None:
+    # f5 believed red stands next to f6, its exit: stepping there and out is no threat, and the win stands. (The
+    # search once let a purple piece of chance 0 escape as if it were blue, and saw a loss in 4 instead.)
+    sure = {"a2": 1.0, "e1": 1.0, "f5": 0.0}
+    assert _searched(_Believer(sure), WON_BY_A3_A2) == (Move.parse("a3-a2"), sr.MATE - 5)
+
+
+@pytest.mark.parametrize("doubt", [{"a2": 0.6, "e1": 0.8, "f5": 0.6}, {"a2": 0.9, "e1": 0.9, "f5": 0.2}])
+def test_a_search_under_new_beliefs_answers_as_a_fresh_one(doubt: dict[str, float]) -> None:
+    # The table outlives a search, and its values were searched under that search's beliefs: read under new ones
+    # they once made a player walk past this win for a hundred plies (the table said the capture was worth what it
+    # had been worth while a2 might be the last red).
+    sure = {"a2": 1.0, "e1": 1.0, "f5": 0.0}
+    player = _Believer(doubt)
+    _searched(player, WON_BY_A3_A2, depth=6)
+    player.chances = sure
+    assert _searched(player, WON_BY_A3_A2) == _searched(_Believer(sure), WON_BY_A3_A2)

@@ -41,7 +41,12 @@ C_CAREFUL = 17
 #: The static evaluation: ``EVAL_HANDCRAFTED`` (the weighted terms of ``evaluation.handcrafted``, in thousandths of a
 #: blue piece) or ``EVAL_LEARNED`` (``evaluation.learned``: the learned model's expected result, scaled).
 C_EVAL = 18
-C_SIZE = 19
+#: Which search the table's values may answer: a value depends on the beliefs (``prob``) it was searched under, and
+#: a player's beliefs change from one search to the next, so an entry stored by an earlier search gives only its
+#: move (for ordering), never its value. A player without beliefs keeps 0: its values depend on the position and
+#: the model (``C_SALT``) alone, and stay good from one move to the next.
+C_GENERATION = 19
+C_SIZE = 20
 
 EVAL_HANDCRAFTED = 0
 EVAL_LEARNED = 1

@@ -39,6 +39,7 @@ from solvers.geister_engine.context import (
     C_CHANCE,
     C_EVAL,
     C_FLAGS,
+    C_GENERATION,
     C_K0,
     C_MARGIN,
     C_MAX_EXTENSION,
@@ -107,6 +108,7 @@ __all__ = [
     "C_CHANCE",
     "C_EVAL",
     "C_FLAGS",
+    "C_GENERATION",
     "C_K0",
     "C_MARGIN",
     "C_MAX_EXTENSION",
@@ -157,15 +159,16 @@ MAX_PLY = 64
 #: The transposition table holds ``2 ** TT_BITS`` entries.
 TT_BITS = 20
 
-# TT entry: value + 2**31 in bits 0-31, depth + 1 in 32-39, bound in 40-41, move + 1 in 42-55.
+# TT entry: value + 2**21 in bits 0-21 (values lie within +-INF), depth + 1 in 22-29, bound in 30-31, move + 1 in
+# 32-45, the search's generation (``C_GENERATION``, below 2**16) in 46-61.
 _EXACT = 0
 _LOWER = 1
 _UPPER = 2
 
 
 @_kernel
-def _tt_pack(value: int, depth: int, bound: int, move: int) -> int:
-    return (value + (1 << 31)) | (depth + 1) << 32 | bound << 40 | (move + 1) << 42
+def _tt_pack(value: int, depth: int, bound: int, move: int, generation: int) -> int:
+    return (value + (1 << 21)) | (depth + 1) << 22 | bound << 30 | (move + 1) << 32 | generation << 46
 
 
 @_kernel
@@ -363,11 +366,14 @@ def _negamax(
     # A purple piece of theirs on its exit, their turn: it escapes if it is blue. Worst case: it is. With beliefs:
     # a chance node, ``escape`` thousandths of winning at once, the rest the best of their other moves.
     escape = 0
+    # Their escape is weighed as a chance node (its chance may be 0: a piece believed red escapes in no line).
+    weighed = False
     if _can_escape(s, t, side):
         if not chance or side == me:
             return MATE - ply - 1  # the side to move escapes now
         escapers = int(s[OCC0 + side] & t[T_EXITS + side]) & ~int(s[RED0 + side])
         escape = 1000 if _popcount(escapers) > 1 else int(prob[_ctz(escapers)])
+        weighed = True
         if escape >= 1000:
             return MATE - ply - 1
     # Facing an escape next turn: the only answer is a capture of that piece, so look one ply further.
@@ -392,11 +398,11 @@ def _negamax(
     tt_move = -1
     if use_table and tt_keys[slot] == key:
         data = int(tt_data[slot])
-        tt_move = (data >> 42 & 0x3FFF) - 1
-        stored_depth = (data >> 32 & 0xFF) - 1
-        if stored_depth >= depth:
-            value = _from_tt((data & 0xFFFFFFFF) - (1 << 31), ply)
-            bound = data >> 40 & 3
+        tt_move = (data >> 32 & 0x3FFF) - 1
+        stored_depth = (data >> 22 & 0xFF) - 1
+        if stored_depth >= depth and (data >> 46 & 0xFFFF) == c[C_GENERATION]:
+            value = _from_tt((data & 0x3FFFFF) - (1 << 21), ply)
+            bound = data >> 30 & 3
             if bound == _EXACT:
                 return value
             if bound == _LOWER and value >= beta:
@@ -439,7 +445,7 @@ def _negamax(
         move = _pick(moves, scores, i, n) if ordering else int(moves[i])
         src = move & SQUARE_MASK
         dst = move >> SQUARE_BITS & SQUARE_MASK
-        if dst == ESCAPE_DST and escape:
+        if dst == ESCAPE_DST and weighed:
             continue  # the chance node accounts for their escape
         if spared and dst != ESCAPE_DST and spared & (1 << dst):
             continue  # a careful opponent does not take what may be our last red
@@ -555,7 +561,7 @@ def _negamax(
                     killers[2 * ply] = move
                 history[side * 4096 + (move & 4095)] += depth * depth
             break
-    if escape:
+    if weighed:
         if best == -INF:  # escaping was their only move: a red there is stuck, and stuck loses
             best = -(MATE - ply - 1)
         best = _weigh(MATE - ply - 1, best, escape)
@@ -566,7 +572,7 @@ def _negamax(
         elif best >= original_beta:
             bound = _LOWER
         tt_keys[slot] = key
-        tt_data[slot] = _tt_pack(_to_tt(best, ply), depth, bound, best_move)
+        tt_data[slot] = _tt_pack(_to_tt(best, ply), depth, bound, best_move, int(c[C_GENERATION]))
     return best
 
 
