@@ -13,12 +13,13 @@ state is ``"x,y,z"`` (player 1's points, player 2's points, marker position coun
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from core.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, clipped, quoted
-from core.game import SIMULTANEOUS, TERMINAL, Outcome, Side
+from core.game import SIMULTANEOUS, TERMINAL, Game, Outcome, Side
+from core.game_type import GameType, Parameter, initial, read_tag, whole_number_parser
 
 #: A round: player 1's bid, then player 2's.
 FootstepRound = tuple[int, int]
@@ -241,3 +242,65 @@ class FootstepState:
 
     def __repr__(self) -> str:
         return f"FootstepState.from_text({self.state_text!r}, n={self.n}, k={self.k})"
+
+
+# ------------------------------------------------------------------------------------------------ the descriptor
+
+#: The largest n and k a record may give (far beyond what anyone plays; the app and the solvers bound them lower).
+MAX_RECORDED_N = 1000
+MAX_RECORDED_K = 100
+N_PARAMETER = Parameter(
+    "n",
+    50,
+    "points each player starts with (default 50)",
+    whole_number_parser("n (points)", 1, MAX_RECORDED_N),
+    tag="N",
+)
+K_PARAMETER = Parameter(
+    "k",
+    4,
+    "steps from the middle to each goal (default 4)",
+    whole_number_parser("k (steps)", 1, MAX_RECORDED_K),
+    tag="K",
+)
+
+
+def _footstep(state: Game[Any, Any]) -> FootstepState:
+    assert isinstance(state, FootstepState), state
+    return state
+
+
+def _footstep_from_tags(tags: Mapping[str, str]) -> FootstepState:
+    n, k = read_tag(tags, N_PARAMETER), read_tag(tags, K_PARAMETER)
+    start = tags.get("Start")
+    return FootstepState(n, k) if start is None else FootstepState.from_text(start, n, k)
+
+
+def result_text(outcome: Outcome | None) -> str:
+    """A Footstep record's result: the points, ``2-0`` for the goal, ``1-0`` for the half, ``0-0`` a draw."""
+    if outcome is None:
+        return "*"
+    if outcome.winner is None:
+        return "0-0"
+    points = round(abs(outcome.score))
+    return f"{points}-0" if outcome.winner is Side.P1 else f"0-{points}"
+
+
+GAME_TYPES = (
+    GameType(
+        "footstep",
+        "Footstep",
+        "simultaneous",
+        "footstep",
+        "secret bids push a marker toward a goal",
+        new_state=FootstepState,
+        start_tags=lambda state: {"Start": _footstep(initial(state)).state_text},
+        from_tags=_footstep_from_tags,
+        parameters=(N_PARAMETER, K_PARAMETER),
+        max_payoff=2.0,
+        units=("round", "rounds"),
+        result_text=result_text,
+        values_of=lambda state: {"n": _footstep(state).n, "k": _footstep(state).k},
+        state_text=lambda state: _footstep(state).state_text,
+    ),
+)

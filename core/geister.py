@@ -12,12 +12,13 @@ nothing; the record's result tag says how such a game ended.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from core.errors import IllegalMoveError
-from core.game import TERMINAL, Outcome, Side
+from core.game import TERMINAL, Game, Outcome, Side
+from core.game_type import GameType, Parameter
 from core.geister_board import (
     GEISTER,
     MINI_GEISTER,
@@ -447,3 +448,75 @@ class GeisterView:
     def position(self, short: bool = False) -> str:
         """The position as this player sees it: ``U``/``u`` for colours it cannot see."""
         return format_position(self.variant, self.board, self.to_move, self.captured, self.ply, short)
+
+
+# ------------------------------------------------------------------------------------------------ the descriptors
+
+
+def _geister(state: Game[Any, Any]) -> GeisterState:
+    assert isinstance(state, GeisterState), state
+    return state
+
+
+def _is_standard_start(start: str, variant: Variant) -> bool:
+    """A start with only unknown pieces, all on their set-up squares: the set-up tags then give the colours."""
+    fields = start.split()
+    if len(fields) < 2:
+        return False
+    standard = variant.standard_start().split()
+    rest_is_default = fields[2:] in ([], ["-"], ["-", "0"])
+    return fields[0] == standard[0] and rest_is_default
+
+
+def state_from_tags(tags: Mapping[str, str]) -> GeisterState:
+    """The state before the first move of a Geister-family record: its ``Game`` (the variant), ``Start`` and the
+    set-ups ``Setup1``/``Setup2`` (``?``: unknown). Raises ``ValueError``."""
+    variant = variant_by_name(tags["Game"])
+    start = tags.get("Start", variant.standard_start())
+    setups = [tags.get(f"Setup{side.number}", "?") for side in Side]
+    if _is_standard_start(start, variant):
+        state = GeisterState(variant, Side.from_number(start.split()[1]))
+        for side, text in zip(Side, setups, strict=True):
+            state.apply(variant.parse_setup(text, side))
+        return state
+    return GeisterState.from_position(start, variant)
+
+
+def _start_tags(state: Game[Any, Any]) -> dict[str, str]:
+    geister = _geister(state)
+    tags = {}
+    for side in Side:
+        setup = geister.setup(side)
+        tags[f"Setup{side.number}"] = setup.to_text() if setup is not None else "?"
+    tags["Start"] = geister.start_position or geister.variant.standard_start(geister.first)
+    return tags
+
+
+FIRST_PARAMETER = Parameter(
+    "first", Side.P1, "who moves first: 1 (default) or 2", Side.from_number, lambda side: str(side.number)
+)
+_SUMMARIES = {
+    "geister": "6x6 board, 4 blue and 4 red ghosts a side, colours hidden from the opponent",
+    "mini-geister": "4x4 board, 1 blue and 1 red a side, solved exactly (Nash equilibrium)",
+}
+
+
+def _game_type(variant: Variant) -> GameType:
+    return GameType(
+        variant.name,
+        variant.title,
+        "board",
+        "geister",
+        _SUMMARIES.get(variant.name, "4x4 Mini-Geister with a third piece on one side (section 6 of its paper)"),
+        new_state=lambda first: GeisterState(variant, first),
+        start_tags=_start_tags,
+        from_tags=state_from_tags,
+        parameters=(FIRST_PARAMETER,),
+        units=("ply", "plies"),
+        move_texts=lambda state: [move.to_text() for move in _geister(state).moves()],
+        state_text=lambda state: _geister(state).position(),
+    )
+
+
+#: Every variant is a game of its own (they differ in board, pieces and who may play them).
+GAME_TYPES = tuple(_game_type(variant) for variant in VARIANTS.values())

@@ -27,11 +27,13 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
-from core.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, quoted
-from core.game import SIMULTANEOUS, TERMINAL, Outcome, Side
+from core.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, NotationError, clipped, quoted
+from core.game import SIMULTANEOUS, TERMINAL, Game, Outcome, Side
+from core.game_type import GameType, Parameter, initial, read_tag, whole_number_parser
 
 __all__ = [
     "DEFAULT_CARDS",
@@ -549,3 +551,63 @@ def _start_points(start: GoofspielPosition, points: tuple[int, int] | None) -> t
             f"{won} points of the prizes already played"
         )
     return (p1, p2)
+
+
+# ------------------------------------------------------------------------------------------------ the descriptor
+
+CARDS_PARAMETER = Parameter(
+    "cards",
+    DEFAULT_CARDS,
+    f"cards in each hand and prizes, 1..N (default {DEFAULT_CARDS}, at most {MAX_CARDS})",
+    whole_number_parser("cards (N)", 1, MAX_CARDS),
+    tag="Cards",
+    metavar="N",
+)
+
+
+def _goofspiel(state: Game[Any, Any]) -> GoofspielState:
+    assert isinstance(state, GoofspielState), state
+    return state
+
+
+def _parse_deck(text: str, cards: int) -> tuple[int, ...]:
+    if not text.isdigit() or len(text) > cards:
+        raise NotationError(
+            f"a deck is the prizes in the order they are turned up, e.g. '31524', not {clipped(quoted(text))}"
+        )
+    return tuple(int(digit) for digit in text)
+
+
+def _goofspiel_from_tags(tags: Mapping[str, str]) -> GoofspielState:
+    """A record keeps the order the prizes came up in (``Deck``): the bids alone do not say who took what."""
+    cards = read_tag(tags, CARDS_PARAMETER)
+    if "Deck" not in tags:
+        raise NotationError('a Goofspiel record needs the order its prizes came up in: [Deck "31524"]')
+    deck = _parse_deck(tags["Deck"], cards)
+    start = tags.get("Start")
+    if start is None:
+        return GoofspielState(cards, deck=deck)
+    return GoofspielState.from_text(start, cards, deck=deck)
+
+
+def _goofspiel_start_tags(state: Game[Any, Any]) -> dict[str, str]:
+    start = _goofspiel(initial(state))
+    return {"Start": start.state_text, "Deck": "".join(str(prize) for prize in start.deck)}
+
+
+GAME_TYPES = (
+    GameType(
+        "goofspiel",
+        "Goofspiel",
+        "simultaneous",
+        "goofspiel",
+        "bid cards 1..N at once for prizes turned up one by one",
+        new_state=GoofspielState,
+        start_tags=_goofspiel_start_tags,
+        from_tags=_goofspiel_from_tags,
+        parameters=(CARDS_PARAMETER,),
+        units=("round", "rounds"),
+        values_of=lambda state: {"cards": _goofspiel(state).cards},
+        state_text=lambda state: _goofspiel(state).state_text,
+    ),
+)

@@ -31,11 +31,13 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from core.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, NotationError, clipped, quoted
-from core.game import TERMINAL, Outcome, Side
+from core.game import TERMINAL, Game, Outcome, Side
+from core.game_type import GameType, Parameter, initial, read_tag
 
 #: What a heap turns into after a move: nothing, one heap, or two heaps.
 Parts = tuple[int, ...]
@@ -456,3 +458,64 @@ class HeapGameState:
     def __repr__(self) -> str:
         kind = ", misere=True" if self.misere else ""
         return f"HeapGameState.from_text({self.heaps_text!r}, {self.rule.text!r}{kind})"
+
+
+# ------------------------------------------------------------------------------------------------ the descriptor
+
+
+def _parse_yes_no(text: str) -> bool:
+    if text not in ("yes", "no"):
+        raise NotationError(f'misere play is "yes" or "no", not {clipped(quoted(text))}')
+    return text == "yes"
+
+
+HEAPS_PARAMETER = Parameter(
+    "heaps", (3, 4, 5), "stones per heap, e.g. 3,4,5 (the default)", parse_heaps, format_heaps, metavar="HEAPS"
+)
+RULE_PARAMETER = Parameter(
+    "rule",
+    _RULE_NAMES["nim"],
+    "nim (default), kayles, dawsons-kayles, a subtraction set like {1,2,3}, or 0.77",
+    parse_rule,
+    lambda rule: str(rule.text),
+    tag="Rule",
+)
+MISERE_PARAMETER = Parameter(
+    "misere",
+    False,
+    "misere play: whoever takes the last stone loses",
+    _parse_yes_no,
+    lambda on: "yes" if on else "no",
+    tag="Misere",
+    flag=True,
+)
+
+
+def _heaps(state: Game[Any, Any]) -> HeapGameState:
+    assert isinstance(state, HeapGameState), state
+    return state
+
+
+def _nim_from_tags(tags: Mapping[str, str]) -> HeapGameState:
+    misere = read_tag(tags, MISERE_PARAMETER)
+    start = tags.get("Start")
+    if start is None:
+        raise NotationError('a Nim record needs its heaps: [Start "3,4,5"]')
+    return HeapGameState.from_text(start, read_tag(tags, RULE_PARAMETER), misere)
+
+
+GAME_TYPES = (
+    GameType(
+        "nim",
+        "Nim and impartial games",
+        "impartial",
+        "nim",
+        "Nim, subtraction games, Kayles: take stones",
+        new_state=HeapGameState,
+        start_tags=lambda state: {"Start": _heaps(initial(state)).heaps_text},
+        from_tags=_nim_from_tags,
+        parameters=(HEAPS_PARAMETER, RULE_PARAMETER, MISERE_PARAMETER),
+        values_of=lambda state: {"rule": _heaps(state).rule, "misere": _heaps(state).misere},
+        state_text=lambda state: _heaps(state).heaps_text,
+    ),
+)

@@ -28,15 +28,12 @@ from typing import Any
 
 from core.errors import IllegalMoveError, NotationError, RecordError, clipped, quoted
 from core.game import Game, Outcome, Side
-from core.geister import GeisterState, Variant, variant_by_name
+from core.geister import GeisterState
 from core.notation import Move
 
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 #: Footstep's results in points: 2 for the goal, 1 for the half, 0-0 a draw (``spec/notation.md``).
 POINT_RESULTS = ("2-0", "0-2", "0-0")
-#: Bounds on the parameters a record's tags may give (checked before a game is built from them): far beyond any
-#: game nashplay plays, small enough that nothing sized by them is ever large.
-MAX_TAG_NUMBER = {"N": 1000, "K": 100}
 
 _TAG_RE = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]')
 _TOKEN_RE = re.compile(r"\{[^}]*\}|\{[^}]*$|\d+\.(?:\.\.)?|\S+")
@@ -135,39 +132,30 @@ class Record:
 
     @classmethod
     def from_game(cls, state: GeisterState, tags: dict[str, str] | None = None) -> Record:
-        """The record of ``state``'s game so far; ``tags`` add to (and override) the ones derived from the game."""
-        record_tags: dict[str, str] = {"Game": state.variant.name}
-        record_tags.update({k: v for k, v in (tags or {}).items() if k not in ("Setup1", "Setup2", "Start")})
-        for side in Side:
-            setup = state.setup(side)
-            record_tags[f"Setup{side.number}"] = setup.to_text() if setup is not None else "?"
-        start = state.start_position or state.variant.standard_start(state.first)
-        record_tags["Start"] = start
-        outcome = state.outcome()
-        record_tags["Result"] = outcome.result_text if outcome else "*"
-        if outcome is not None:
-            record_tags.setdefault("Termination", outcome.reason)
-        moves = [RecordedMove(m.to_text()) for m in state.moves()]
-        return cls(record_tags, moves)
+        """The record of a Geister-family game so far (``from_state``, typed)."""
+        return cls.from_state(state, tags)
 
     @classmethod
     def from_state(cls, state: Game[Any, Any], tags: dict[str, str] | None = None) -> Record:
-        """The record of any game's ``state`` so far (``from_game`` for the Geister family): its parameters and
-        start state as tags, then every move or round in the game's notation."""
-        if isinstance(state, GeisterState):
-            return cls.from_game(state, tags)
-        start = state.clone()
-        while start.history():
-            start.undo()
-        record_tags: dict[str, str] = {"Game": state.game_name, **_parameter_tags(state)}
-        record_tags.update({k: v for k, v in (tags or {}).items() if k not in ("Game", "Start", *record_tags)})
-        record_tags["Start"] = _state_text(start)
+        """The record of any game's ``state`` so far: its name, its parameters' tags, ``tags`` (which add to the
+        ones derived from the game but never replace them), its start (``GameType.start_tags``), the result, then
+        every move or round in the game's notation."""
+        from core.games import game_type
+
+        game = game_type(state.game_name)
+        values = game.values_of(state)
+        record_tags: dict[str, str] = {"Game": state.game_name}
+        for parameter in game.parameters:
+            if parameter.tag is not None and parameter.name in values:
+                record_tags[parameter.tag] = parameter.text(values[parameter.name])
+        start_tags = game.start_tags(state)
+        record_tags.update({k: v for k, v in (tags or {}).items() if k not in ("Game", *record_tags, *start_tags)})
+        record_tags.update(start_tags)
         outcome = state.outcome()
-        record_tags["Result"] = result_text(state.game_name, outcome)
+        record_tags["Result"] = game.result_text(outcome)
         if outcome is not None:
             record_tags.setdefault("Termination", outcome.reason)
-        moves = [RecordedMove(state.format_action(action)) for action in state.history()]
-        return cls(record_tags, moves)
+        return cls(record_tags, [RecordedMove(text) for text in game.move_texts(state)])
 
     def to_text(self) -> str:
         lines = [f'[{name} "{_escape(value)}"]' for name, value in self.tags.items()]
@@ -216,32 +204,15 @@ class Record:
         return game is None or game.family == "geister"
 
     def new_state(self) -> Game[Any, Any]:
-        """The state before the first move of any game, from the tags (``new_game`` for the Geister family)."""
-        if self.is_geister:
-            return self.new_game()
-        name = self.tags["Game"]
-        n = _tag_number(self.tags, "N") if "N" in self.tags else None
-        start = self.tags.get("Start")
+        """The state before the first move of any game, from the tags (``GameType.from_tags``)."""
+        from core.games import game_type
+
         try:
-            if name == "tcg":
-                from core.tcg import TcgState
-
-                return TcgState(3 if n is None else n) if start is None else TcgState.from_text(start, n or 3)
-            if name == "footstep":
-                from core.footstep import FootstepState
-
-                k = _tag_number(self.tags, "K") if "K" in self.tags else 4
-                return FootstepState(n or 50, k) if start is None else FootstepState.from_text(start, n or 50, k)
-            misere = self.tags.get("Misere", "no")
-            if misere not in ("yes", "no"):
-                raise RecordError(f'the Misere tag is "yes" or "no", not {clipped(quoted(misere))}')
-            if start is None:
-                raise RecordError('a Nim record needs its heaps: [Start "3,4,5"]')
-            from core.impartial import HeapGameState, parse_rule
-
-            return HeapGameState.from_text(start, parse_rule(self.tags.get("Rule", "nim")), misere == "yes")
+            return game_type(self.tags["Game"]).from_tags(self.tags)
         except RecordError:
             raise
+        except KeyError:
+            raise RecordError('a record needs its game: [Game "geister"]') from None
         except ValueError as error:  # NotationError, InvalidPositionError, parameters that do not fit
             raise RecordError(f"cannot set up the game: {error}") from None
 
@@ -267,31 +238,18 @@ class Record:
                 raise RecordError(f"{where}: {error}", recorded.line) from None
             states.append(state.clone())
         claimed = self.result
-        final = result_text(state.game_name, state.outcome())
+        final = result_text(state.game_name, state.outcome())  # the game's own form (Footstep's points)
         if state.outcome() is not None and claimed != "*" and claimed != final:
             raise RecordError(f"the record claims {claimed} but the moves end in {final} ({state.outcome()})")
         return states
 
     def new_game(self) -> GeisterState:
-        """The state before the first move, built from the tags (``Game``, ``Start``, ``Setup1``/``Setup2``)."""
+        """The state before the first move of a Geister-family game, built from the tags (``Game``, ``Start``,
+        ``Setup1``/``Setup2``)."""
         if not self.is_geister:
             raise RecordError(f"this is a record of {self.tags['Game']}, not of a Geister-family game")
-        try:
-            variant = variant_by_name(self.tags["Game"])
-        except NotationError as error:
-            raise RecordError(str(error)) from None
-        start = self.tags.get("Start", variant.standard_start())
-        setups = [self.tags.get(f"Setup{side.number}", "?") for side in Side]
-        try:
-            if _is_standard_start(start, variant):
-                first = Side.from_number(start.split()[1])
-                state = GeisterState(variant, first)
-                for side, text in zip(Side, setups, strict=True):
-                    state.apply(variant.parse_setup(text, side))
-                return state
-            state = GeisterState.from_position(start, variant)
-        except ValueError as error:  # NotationError, IllegalMoveError, or a side to move that is not 1 or 2
-            raise RecordError(f"cannot set up the game: {error}") from None
+        state = self.new_state()
+        assert isinstance(state, GeisterState)
         return state
 
     def replay(self) -> list[GeisterState]:
@@ -333,44 +291,9 @@ class Record:
 
 def result_text(game: str, outcome: Outcome | None) -> str:
     """A record's result for ``outcome`` of ``game``: ``*`` while it goes on; Footstep's in points."""
-    if outcome is None:
-        return "*"
-    if game == "footstep":
-        points = round(abs(outcome.score))
-        if outcome.winner is None:
-            return "0-0"
-        return f"{points}-0" if outcome.winner is Side.P1 else f"0-{points}"
-    return outcome.result_text
+    from core.games import game_type
 
-
-def _parameter_tags(state: Game[Any, Any]) -> dict[str, str]:
-    """The tags that rebuild ``state``'s game: TCG's n, Footstep's n and k, Nim's rule and misere flag."""
-    tags: dict[str, str] = {}
-    for name in ("n", "k"):
-        value = getattr(state, name, None)
-        if isinstance(value, int):
-            tags[name.upper()] = str(value)
-    rule = getattr(state, "rule", None)
-    if rule is not None and hasattr(rule, "text"):
-        tags["Rule"] = str(rule.text)
-        tags["Misere"] = "yes" if getattr(state, "misere", False) else "no"
-    return tags
-
-
-def _state_text(state: Game[Any, Any]) -> str:
-    text = getattr(state, "state_text", None) or getattr(state, "heaps_text", None)
-    if not isinstance(text, str):  # pragma: no cover - every game of core.games has one
-        raise TypeError(f"{state.game_name} states have no text form")
-    return text
-
-
-def _tag_number(tags: dict[str, str], key: str) -> int:
-    """A numeric parameter tag, checked before it is converted and bounded (``MAX_TAG_NUMBER``)."""
-    text = tags[key]
-    bound = MAX_TAG_NUMBER[key]
-    if not text.isdigit() or len(text) > len(str(bound)) or not 1 <= int(text) <= bound:
-        raise RecordError(f"the {key} tag is a whole number from 1 to {bound}, not {clipped(quoted(text))}")
-    return int(text)
+    return game_type(game).result_text(outcome)
 
 
 def _comment(move: RecordedMove) -> str:
@@ -423,16 +346,6 @@ def _create_beside(path: Path, mode: int) -> tuple[int, Path]:
         except FileExistsError:  # 48 random bits taken already: another writer's, or a leftover; draw again
             continue
     raise FileExistsError(errno.EEXIST, "no free temporary file name", str(path.parent))
-
-
-def _is_standard_start(start: str, variant: Variant) -> bool:
-    """A start with only unknown pieces, all on their set-up squares: the set-up tags then give the colours."""
-    fields = start.split()
-    if len(fields) < 2:
-        return False
-    standard = variant.standard_start().split()
-    rest_is_default = fields[2:] in ([], ["-"], ["-", "0"])
-    return fields[0] == standard[0] and rest_is_default
 
 
 def _move_number(index: int, first: Side) -> tuple[int, Side]:

@@ -10,13 +10,14 @@ letter then player 2's, e.g. ``"ca"``; a state is ``"i1,i2"``, e.g. ``"1,2"``.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from core.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, clipped, quoted
-from core.game import SIMULTANEOUS, TERMINAL, Outcome, Side
+from core.game import SIMULTANEOUS, TERMINAL, Game, Outcome, Side
+from core.game_type import GameType, Parameter, initial, read_tag, whole_number_parser
 
 
 class TcgAction(StrEnum):
@@ -259,3 +260,49 @@ class TcgState:
 
 def _as_action(value: TcgAction | str) -> TcgAction:
     return value if isinstance(value, TcgAction) else TcgAction.parse(value)
+
+
+# ------------------------------------------------------------------------------------------------ the descriptor
+
+#: The most points a record may give (far beyond what anyone plays; the app and the solvers bound it lower).
+MAX_RECORDED_N = 1000
+N_PARAMETER = Parameter(
+    "n",
+    3,
+    "most points a player can hold (default 3, the source's)",
+    whole_number_parser("n (the most points a player can hold)", 1, MAX_RECORDED_N),
+    tag="N",
+)
+
+
+def _tcg_from_tags(tags: Mapping[str, str]) -> TcgState:
+    n = read_tag(tags, N_PARAMETER)
+    start = tags.get("Start")
+    return TcgState(n) if start is None else TcgState.from_text(start, n)
+
+
+def _tcg(state: Game[Any, Any]) -> TcgState:
+    assert isinstance(state, TcgState), state
+    return state
+
+
+def _tcg_start_tags(state: Game[Any, Any]) -> dict[str, str]:
+    return {"Start": _tcg(initial(state)).state_text}
+
+
+GAME_TYPES = (
+    GameType(
+        "tcg",
+        "Twice Clap Game",
+        "simultaneous",
+        "tcg",
+        "charge, attack, defend, strike: both choose at once",
+        new_state=TcgState,
+        start_tags=_tcg_start_tags,
+        from_tags=_tcg_from_tags,
+        parameters=(N_PARAMETER,),
+        units=("round", "rounds"),
+        values_of=lambda state: {"n": _tcg(state).n},
+        state_text=lambda state: _tcg(state).state_text,
+    ),
+)

@@ -1,0 +1,144 @@
+"""What a game is, said once: its descriptor (OpenSpiel's ``GameType``).
+
+Each game's own module describes it with a ``GameType`` (its ``GAME_TYPES``); ``core.games`` lists those modules
+(the one entry a new game adds) and is where everything else looks games up. A descriptor says what people read about
+the game (name, title, kind, summary), its parameters (``Parameter``: default, help, how a command-line value or a
+record tag is read and written), how a game starts from them, and how its records are written and read, so that no
+code outside a game's modules needs to know which game it holds.
+
+Nothing here imports a game: the game modules import this one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from core.errors import NotationError, clipped, quoted
+from core.game import Game, Outcome
+
+__all__ = [
+    "GameType",
+    "Kind",
+    "Parameter",
+    "UnknownGameError",
+    "initial",
+    "read_tag",
+    "whole_number_parser",
+]
+
+#: ``board``: a turn-based board game with hidden colours (the Geister family); ``simultaneous``: both players
+#: choose at once (TCG, Footstep, Goofspiel); ``impartial``: turn-based, perfect information, both sides have the
+#: same moves.
+Kind = Literal["board", "simultaneous", "impartial"]
+
+
+class UnknownGameError(NotationError):
+    """A game name nashplay does not know."""
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One parameter of a game: its keyword (``load_game``'s, and the command line's ``--name``), its default,
+    what it means, and how its text (an option's value, a record tag) is read and written."""
+
+    name: str
+    default: Any
+    help: str
+    #: Text to value; raises ``ValueError`` with a one-line message that names no option (callers add where).
+    parse: Callable[[str], Any]
+    #: Value to text (a record tag, a default shown in help); ``parse(text(value)) == value``.
+    text: Callable[[Any], str] = str
+    #: The record tag that keeps it (``None``: the records do not keep it; it is part of the ``Start`` tag, say).
+    tag: str | None = None
+    #: An on/off switch (``--misere``): given means on.
+    flag: bool = False
+    metavar: str | None = None
+
+
+def _default_result_text(outcome: Outcome | None) -> str:
+    return "*" if outcome is None else outcome.result_text
+
+
+def _history_texts(state: Game[Any, Any]) -> list[str]:
+    return [state.format_action(action) for action in state.history()]
+
+
+@dataclass(frozen=True)
+class GameType:
+    """One game: what people and scripts read about it, its parameters, and its records."""
+
+    name: str
+    title: str
+    kind: Kind
+    #: The games that share rules and players with this one (``geister`` for every Geister-family variant).
+    family: str
+    #: One line: what the game is.
+    summary: str
+    #: A new game from its parameters (keywords, each one of ``parameters``; the defaults filled in).
+    new_state: Callable[..., Game[Any, Any]]
+    #: The record tags, beyond the parameters', that rebuild the start of ``state``'s game (``Start``; Geister's
+    #: set-ups), in order.
+    start_tags: Callable[[Game[Any, Any]], dict[str, str]]
+    #: The state before the first move of a record, from its tags; raises ``ValueError`` (or ``RecordError``).
+    from_tags: Callable[[Mapping[str, str]], Game[Any, Any]]
+    #: ``state`` in the game's position notation (what ``Start`` tags and listings show).
+    state_text: Callable[[Game[Any, Any]], str]
+    parameters: tuple[Parameter, ...] = ()
+    #: The largest payoff a game can give a player: 1 for a win, Footstep's 2 points for reaching the goal.
+    max_payoff: float = 1.0
+    #: What one step of the game is called, and its plural: a Geister ply, a TCG round, a Nim move.
+    units: tuple[str, str] = ("move", "moves")
+    #: A record's ``Result`` for an outcome (``*`` while the game goes on).
+    result_text: Callable[[Outcome | None], str] = _default_result_text
+    #: The record's move text: every action played, in the game's notation.
+    move_texts: Callable[[Game[Any, Any]], list[str]] = _history_texts
+    #: The values of ``state``'s parameters that its records keep (by parameter name).
+    values_of: Callable[[Game[Any, Any]], dict[str, Any]] = lambda state: {}
+    #: Parameters by name (filled in from ``parameters``).
+    by_name: Mapping[str, Parameter] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "by_name", {parameter.name: parameter for parameter in self.parameters})
+
+    def start(self, **values: Any) -> Game[Any, Any]:
+        """A new game with these parameter values (the rest at their defaults). Raises ``ValueError`` for a
+        parameter the game does not take, and for values that do not fit."""
+        unknown = sorted(set(values) - set(self.by_name))
+        if unknown:
+            takes = ", ".join(self.by_name) or "no parameters"
+            raise ValueError(f"{self.name} takes no {', '.join(unknown)} (it takes: {takes})")
+        filled = {parameter.name: values.get(parameter.name, parameter.default) for parameter in self.parameters}
+        return self.new_state(**filled)
+
+
+def whole_number_parser(what: str, low: int, high: int) -> Callable[[str], int]:
+    """A parser of whole numbers from ``low`` to ``high``: too many digits are refused before converting."""
+
+    def parse(text: str) -> int:
+        cleaned = text.strip()
+        if not cleaned.isdigit() or len(cleaned.lstrip("0")) > len(str(high)) or not low <= int(cleaned) <= high:
+            raise ValueError(f"{what} is a whole number from {low} to {high}, not {clipped(quoted(text))}")
+        return int(cleaned)
+
+    return parse
+
+
+def read_tag(tags: Mapping[str, str], parameter: Parameter) -> Any:
+    """``parameter``'s value in a record's ``tags`` (its default when the tag is missing). Raises ``ValueError``
+    that names the tag."""
+    if parameter.tag is None or parameter.tag not in tags:
+        return parameter.default
+    try:
+        return parameter.parse(tags[parameter.tag])
+    except ValueError as error:
+        raise ValueError(f"the {parameter.tag} tag: {error}") from None
+
+
+def initial(state: Game[Any, Any]) -> Game[Any, Any]:
+    """The state before ``state``'s first action (a copy: ``state`` is left as it is)."""
+    start = state.clone()
+    while start.history():
+        start.undo()
+    return start
