@@ -90,6 +90,11 @@ class GameType:
     max_payoff: float = 1.0
     #: What one step of the game is called, and its plural: a Geister ply, a TCG round, a Nim move.
     units: tuple[str, str] = ("move", "moves")
+    #: What a state of the game is called where it is shown after a number of steps ("points 1,2", "heaps 3,4,5").
+    state_name: str = "state"
+    #: Its records hide what a player must not see while the game goes on (Geister's colours): no replay of a game
+    #: in progress shows its states, and no review reads it.
+    hidden_information: bool = False
     #: A record's ``Result`` for an outcome (``*`` while the game goes on).
     result_text: Callable[[Outcome | None], str] = _default_result_text
     #: The record's move text: every action played, in the game's notation.

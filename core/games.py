@@ -18,7 +18,18 @@ from typing import Any
 from core.game import Game
 from core.game_type import GameType, Kind, Parameter, UnknownGameError
 
-__all__ = ["GAME_MODULES", "GAME_TYPES", "GameType", "Kind", "Parameter", "UnknownGameError", "game_type", "load_game"]
+__all__ = [
+    "GAME_MODULES",
+    "GAME_TYPES",
+    "GameType",
+    "Kind",
+    "Parameter",
+    "UnknownGameError",
+    "game_type",
+    "load_game",
+    "state_text",
+    "units_of",
+]
 
 #: Every game's own module, which describes it (its ``GAME_TYPES``): the one line a new game adds.
 GAME_MODULES = ("core.geister", "core.tcg", "core.footstep", "core.impartial")
@@ -42,6 +53,18 @@ def game_type(name: str) -> GameType:
         return GAME_TYPES[name]
     except KeyError:
         raise UnknownGameError(f"unknown game {name!r}: expected one of {', '.join(GAME_TYPES)}") from None
+
+
+def units_of(name: str) -> tuple[str, str]:
+    """What one step of ``name``'s games is called, and its plural; plies for a name that is no game (the solved
+    Geister endgames' lines, say)."""
+    game = GAME_TYPES.get(name)
+    return ("ply", "plies") if game is None else game.units
+
+
+def state_text(state: Game[Any, Any]) -> str:
+    """``state`` in its game's notation: a Geister position, TCG points, a Footstep state, Nim's heaps."""
+    return game_type(state.game_name).state_text(state)
 
 
 def load_game(name: str, **parameters: Any) -> Game[Any, Any]:

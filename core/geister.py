@@ -513,6 +513,8 @@ def _game_type(variant: Variant) -> GameType:
         from_tags=state_from_tags,
         parameters=(FIRST_PARAMETER,),
         units=("ply", "plies"),
+        state_name="position",
+        hidden_information=True,
         move_texts=lambda state: [move.to_text() for move in _geister(state).moves()],
         state_text=lambda state: _geister(state).position(),
     )

@@ -302,6 +302,7 @@ GAME_TYPES = (
         from_tags=_tcg_from_tags,
         parameters=(N_PARAMETER,),
         units=("round", "rounds"),
+        state_name="points",
         values_of=lambda state: {"n": _tcg(state).n},
         state_text=lambda state: _tcg(state).state_text,
     ),

@@ -33,7 +33,7 @@ from typing import IO
 
 from core.errors import RecordError, clipped
 from core.game import Side
-from core.games import GAME_TYPES
+from core.games import GAME_TYPES, units_of
 from core.record import Record, prepare_record_folder, write_text_atomically
 
 try:  # POSIX; elsewhere games are not locked (two instances could then both resume one game)
@@ -514,15 +514,10 @@ def progress(record: Record, standing: bool = False) -> str:
     that do not replay."""
     game = GAME_TYPES.get(record.tags.get("Game", ""))
     count = len(record.moves)
-    if game is None or game.family == "geister" or game.kind == "impartial":
-        text = f"{count} {'ply' if count == 1 else 'plies'} played"
-    else:
-        text = f"{count} {'round' if count == 1 else 'rounds'} played"
-    if standing and game is not None and game.family != "geister":
-        final = record.replay_states()[-1]
-        where = getattr(final, "state_text", None) or getattr(final, "heaps_text", "?")
-        what = {"tcg": "points", "nim": "heaps"}.get(game.name, "state")
-        text += f", {what} {where}"
+    one, many = units_of(record.tags.get("Game", ""))
+    text = f"{count} {one if count == 1 else many} played"
+    if standing and game is not None and not game.hidden_information:
+        text += f", {game.state_name} {game.state_text(record.replay_states()[-1])}"
     return text
 
 

@@ -38,7 +38,6 @@ MAX_DEPTH = 10
 #: Moves listed in the plain output (``--json`` lists them all).
 SHOWN_MOVES = 12
 #: How each game counts a proven result's distance.
-UNITS = {"board": "ply", "simultaneous": "round", "impartial": "move"}
 
 EXAMPLES = """\
 examples:
@@ -268,7 +267,7 @@ def render(advice: Advice) -> list[str]:
     """The advice in a few lines a person reads: who it is for and from what, forced results in words, the
     suggestion, the result if proven, the moves (value, probability, result, what else is worth a word)."""
     game = GAME_TYPES[advice.game]
-    unit = UNITS[game.kind]
+    unit = game.units[0]
     whose = "the player to move" if game.kind == "impartial" else f"player {advice.player}"
     exact = "exact" if advice.exact else "a search's estimate"
     lines = [f"{game.title}, position {advice.position}: advice for {whose} ({advice.engine}; {exact})"]

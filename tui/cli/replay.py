@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from core.errors import NotationError
 from core.game import Side
-from core.geister import GeisterState
+from core.games import state_text, units_of
 from core.record import Record
 from tui.cli.common import file_problem, open_app, plural, seed_number, whole_number
 from tui.config import FOOTSTEP_MAX_K, FOOTSTEP_MAX_N, TCG_APP_MAX_N
@@ -44,8 +44,6 @@ LINE_OPTIONS: dict[str, tuple[str, ...]] = {
     "nim": ("--heaps", "--rule", "--misere"),
     **dict.fromkeys(THREE_VS_TWO, ("--for",)),
 }
-#: What a solved line's steps are called.
-UNITS = {"tcg": ("round", "rounds"), "footstep": ("round", "rounds"), "nim": ("move", "moves")}
 DEFAULTS = {"tcg": {"n": 3}, "footstep": {"n": 50, "k": 4}}
 
 
@@ -293,7 +291,7 @@ def _line_json(line: SolvedLine, solved: str) -> dict[str, object]:
 
 
 def _print_game_line(line: GameLine) -> None:
-    one, many = UNITS.get(line.game, ("ply", "plies"))
+    one, many = units_of(line.game)
     print(f"{line.title}: {plural(line.plies, one, many)} from {line.position}")
     print(f"  {'':>4}  {line.header}")
     for index, step in enumerate(line.figures, start=1):
@@ -302,13 +300,6 @@ def _print_game_line(line: GameLine) -> None:
 
 
 # --------------------------------------------------------------------------------------------------- record files
-
-
-def _state_text(state: Game[Any, Any]) -> str:
-    """A state in its game's notation: a Geister position, TCG points, a Footstep state, Nim's heaps."""
-    if isinstance(state, GeisterState):
-        return state.position()
-    return str(getattr(state, "state_text", None) or getattr(state, "heaps_text", ""))
 
 
 def _list_record(path: str, record: Record, states: Sequence[Game[Any, Any]], as_json: bool) -> None:
@@ -322,7 +313,7 @@ def _list_record(path: str, record: Record, states: Sequence[Game[Any, Any]], as
             "ply": ply,
             "side": mover.number if isinstance(mover, Side) else None,
             "move": recorded.text,
-            "position": _state_text(after),
+            "position": state_text(after),
         }
         if recorded.comment:
             move["comment"] = recorded.comment
@@ -333,18 +324,18 @@ def _list_record(path: str, record: Record, states: Sequence[Game[Any, Any]], as
             "file": path,
             "game": record.tags["Game"],
             "tags": record.tags,
-            "start": _state_text(states[0]),
+            "start": state_text(states[0]),
             "moves": moves,
             "result": record.result,
             "termination": str(final) if final is not None else None,
         }
         print(json.dumps(out))
         return
-    one, many = UNITS.get(record.tags["Game"], ("ply", "plies"))
+    one, many = units_of(record.tags["Game"])
     print(f"{path}: {record.tags['Game']}, {plural(len(moves), one, many)}")
     for name, value in record.tags.items():
         print(f"  {name}: {value}")
-    print(f"\n  {'':>4} {'start':<16}  {_state_text(states[0])}")
+    print(f"\n  {'':>4} {'start':<16}  {state_text(states[0])}")
     for move in moves:
         who = "round" if move["side"] is None else f"player {move['side']}"
         comment = f"  {{{move['comment']}}}" if "comment" in move else ""
@@ -361,7 +352,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         if lines is None:
             return 0
         line = lines[0]
-        one, many = UNITS.get(args.solved, ("ply", "plies"))
+        one, many = units_of(args.solved)
         title = f"Solved line, {plural(line.plies, one, many)}: {line.title}"
         side = Side.from_number(args.side) if args.side is not None else line.analysed
         return open_app(StartRequest("replay", record=line.record, replay_side=side, replay_title=title), args)

@@ -228,11 +228,11 @@ def render(review: Review, source: str, result: str) -> list[str]:
     """The review in lines a person reads: what was judged and how, a row per move, each player's summary, and what
     the verdicts mean."""
     game = GAME_TYPES[review.game]
-    unit = "round" if game.kind == "simultaneous" else "ply"
+    unit, units = game.units
     players = review.players
     lines = [
         f"Review of {source}: {game.title}, {players['1']} (player 1) vs {players['2']} (player 2), "
-        f"{plural(review.plies, unit, 'plies' if unit == 'ply' else 'rounds')}, result {result}",
+        f"{plural(review.plies, unit, units)}, result {result}",
         f"Judged by {review.engine}; values: each mover's {MEANINGS.get(review.scale, review.scale)}",
         "",
         f"{unit:>5}  {'player':<6}  {'move':<8} {'before':>7} -> {'after':<7}  {'best':<26} verdict",

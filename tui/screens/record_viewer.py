@@ -19,7 +19,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Header, Static
 
-from core.games import GAME_TYPES
+from core.games import GAME_TYPES, state_text
 from core.record import Record
 from tui.messages import OpenReview
 from tui.screens.base import PlaybackScreen
@@ -98,7 +98,7 @@ class RecordViewerScreen(PlaybackScreen):
         moves.border_title = "Rounds" if self.simultaneous else "Moves"
         start = self.states[0]
         what = "round" if self.simultaneous else "move"
-        lines = [Text(f"{'':>4} start {_state_text(start)}", end="")]
+        lines = [Text(f"{'':>4} start {state_text(start)}", end="")]
         comments: list[str | None] = [None]
         for index, recorded in enumerate(self.record.moves):
             if self.simultaneous:
@@ -187,10 +187,6 @@ class RecordViewerScreen(PlaybackScreen):
             self.app.pop_screen()
         else:
             self.app.exit()
-
-
-def _state_text(state: Any) -> str:
-    return str(getattr(state, "state_text", None) or getattr(state, "heaps_text", ""))
 
 
 def _mover(state: Any) -> int:

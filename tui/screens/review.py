@@ -33,7 +33,7 @@ from textual.worker import get_current_worker
 
 from core.errors import NotationError
 from core.game import Side
-from core.games import GAME_TYPES
+from core.games import GAME_TYPES, units_of
 from core.geister import GeisterState
 from core.notation import Move
 from core.record import Record
@@ -409,7 +409,7 @@ class ReviewScreen(NashplayScreen):
         moves.border_title = "Rounds (values: the mover's)" if simultaneous else "Moves (values: the mover's)"
         moves.set_lines(lines)
         moves.index = self.selected
-        what = "round" if simultaneous else "ply"
+        what = units_of(self.record.tags.get("Game", ""))[0]
         series = value_series(review)
         final = self.states[-1]
         if final.is_terminal() and len(self.states) == review.plies + 1:
@@ -545,9 +545,8 @@ class ReviewScreen(NashplayScreen):
 
     def _detail(self, review: Review, move: MoveReview, state: Any, width: int) -> Text:
         """What the chosen move was, its verdict and values, and the best moves; cut to the rows left for it."""
-        simultaneous = self.record.game_kind == "simultaneous"
         played = move.move if self.geister else describe_action(state, move.move)
-        where = f"Round {move.ply}" if simultaneous else f"Ply {move.ply}"
+        where = f"{units_of(self.record.tags.get('Game', ''))[0].capitalize()} {move.ply}"
         verdict = "not judged" if move.verdict is None else WORDS[move.verdict]
         if move.verdict == "best" and move.move not in move.best:
             verdict = f"close to the best (within {THRESHOLDS['inaccuracy']:.0%})"
