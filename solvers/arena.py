@@ -30,7 +30,6 @@ from typing import Any
 
 from core.game import SIMULTANEOUS, Side
 from core.games import game_type, load_game
-from core.geister import GeisterState
 from core.record import Record
 from solvers.catalogue import make_player
 from solvers.players import Limit, tell_game_over
@@ -48,18 +47,18 @@ LEARNING_HISTORY = 40
 
 @dataclass(frozen=True)
 class GameParams:
-    """A game's parameters (``core.games.load_game``'s), as plain data that pickles under ``spawn``."""
+    """A game's parameters by name (``core.games.load_game``'s), the ones not given left out; plain data that
+    pickles under ``spawn``. ``GameParams.of(n=4)``."""
 
-    n: int | None = None
-    k: int | None = None
-    heaps: tuple[int, ...] | None = None
-    rule: str | None = None
-    misere: bool | None = None
+    values: tuple[tuple[str, Any], ...] = ()
 
-    def text(self) -> str:
-        """The parameters given, as the command line writes them (for reports and record tags)."""
-        parts = [f"{name}={value}" for name, value in vars(self).items() if value is not None]
-        return ", ".join(parts)
+    @classmethod
+    def of(cls, **values: Any) -> GameParams:
+        return cls(tuple((name, value) for name, value in values.items() if value is not None))
+
+
+#: No parameters: every one at its game's default.
+DEFAULTS = GameParams()
 
 
 @dataclass(frozen=True)
@@ -73,7 +72,7 @@ class GameSpec:
     first: Side
     seed: int
     limit: Limit
-    params: GameParams = GameParams()
+    params: GameParams = DEFAULTS
     save_dir: str | None = None
     #: The pairing's earlier games, for players that learn their opponent (``use_profile``): each record's text
     #: and the side player A played in it.
@@ -117,10 +116,10 @@ def _labels(names: tuple[str, str]) -> tuple[str, str]:
 
 
 def _new_game(spec: GameSpec) -> Any:
-    params = spec.params
-    if game_type(spec.game).family == "geister":
-        return load_game(spec.game, first=spec.first)
-    return load_game(spec.game, n=params.n, k=params.k, heaps=params.heaps, rule=params.rule, misere=params.misere)
+    values = dict(spec.params.values)
+    if "first" in game_type(spec.game).by_name:  # who moves first alternates, as the sides do
+        values["first"] = spec.first
+    return load_game(spec.game, **values)
 
 
 def play_game(spec: GameSpec) -> GameResult:
@@ -153,7 +152,7 @@ def play_game(spec: GameSpec) -> GameResult:
             "Seed": str(spec.seed),
         }
         Record.from_state(state, tags).save(Path(spec.save_dir) / f"game-{spec.index + 1:04d}.ngr")
-    plies = state.ply if isinstance(state, GeisterState) else steps
+    plies = len(game_type(spec.game).move_texts(state))
     record = Record.from_state(state).to_text() if any(_learns(p) for p in players.values()) else None
     if outcome is None:
         reason = f"no result after {steps} steps"
@@ -188,7 +187,7 @@ def game_specs(
     limit: Limit,
     seed: int = 0,
     save_dir: str | None = None,
-    params: GameParams = GameParams(),
+    params: GameParams = DEFAULTS,
     a_side: Side | None = None,
     first: Side | None = None,
 ) -> list[GameSpec]:
@@ -275,7 +274,7 @@ def run_match(
     seed: int = 0,
     save_dir: str | None = None,
     progress: Callable[[MatchResult], None] | None = None,
-    params: GameParams = GameParams(),
+    params: GameParams = DEFAULTS,
     a_side: Side | None = None,
     first: Side | None = None,
 ) -> MatchResult:

@@ -16,7 +16,7 @@ from tui.cli import main
 from tui.games import GAMES
 
 #: Small games, so that every player's arena game is quick (the solvers' tables are built per test).
-SMALL = {"tcg": GameParams(n=2), "footstep": GameParams(n=4, k=2), "nim": GameParams(heaps=(2, 3))}
+SMALL = {"tcg": GameParams.of(n=2), "footstep": GameParams.of(n=4, k=2), "nim": GameParams.of(heaps=(2, 3))}
 #: What the search players may spend per move here: the least that still runs their whole machinery.
 TINY = Limit(playouts=64)
 

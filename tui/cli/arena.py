@@ -119,9 +119,9 @@ def _params(args: argparse.Namespace) -> GameParams:
     from solvers.arena import GameParams
 
     heaps = parse_heaps(args.heaps) if args.heaps is not None else None
-    params = GameParams(args.n, args.k, heaps, args.rule, args.misere)
+    params = GameParams.of(n=args.n, k=args.k, heaps=heaps, rule=args.rule, misere=args.misere)
     try:
-        load_game(args.game, n=params.n, k=params.k, heaps=params.heaps, rule=params.rule, misere=params.misere)
+        load_game(args.game, **dict(params.values))
     except ValueError as error:
         raise ValueError(f"{args.game}: {error}") from None
     # The players solve or search each game as the app's do, so the app's limits hold (the parser's bound on --n is
