@@ -296,6 +296,7 @@ GAME_TYPES = (
         new_state=FootstepState,
         start_tags=lambda state: {"Start": _footstep(initial(state)).state_text},
         from_tags=_footstep_from_tags,
+        adviser="solvers.advice.footstep:from_request",
         parameters=(N_PARAMETER, K_PARAMETER),
         max_payoff=2.0,
         units=("round", "rounds"),

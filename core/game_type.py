@@ -95,6 +95,9 @@ class GameType:
     #: Its records hide what a player must not see while the game goes on (Geister's colours): no replay of a game
     #: in progress shows its states, and no review reads it.
     hidden_information: bool = False
+    #: Its adviser, as ``"module:function"`` (imported on first use: core imports no solver): a function from a
+    #: ``solvers.advice.registry.Request`` to the ``Advice`` on its position (improving ones, the last final).
+    adviser: str | None = None
     #: A record's ``Result`` for an outcome (``*`` while the game goes on).
     result_text: Callable[[Outcome | None], str] = _default_result_text
     #: The record's move text: every action played, in the game's notation.

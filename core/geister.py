@@ -16,7 +16,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from core.errors import IllegalMoveError
+from core.errors import IllegalMoveError, InvalidPositionError
 from core.game import TERMINAL, Game, Outcome, Side
 from core.game_type import GameType, Parameter
 from core.geister_board import (
@@ -46,6 +46,7 @@ __all__ = [
     "Piece",
     "Setup",
     "Variant",
+    "check_geister_position",
     "variant_by_name",
 ]
 
@@ -450,6 +451,30 @@ class GeisterView:
         return format_position(self.variant, self.board, self.to_move, self.captured, self.ply, short)
 
 
+# ------------------------------------------------------------------------------------------------ positions
+
+
+def check_geister_position(state: GeisterState, knows: Side) -> None:
+    """What a Geister-family position must give before anyone plays or advises from it: every piece of each side
+    accounted for (on the board or among the captured, whose colours a capture reveals), and ``knows``'s own colours
+    (a side always knows them; pieces of unknown colour could each escape). ``InvalidPositionError`` says what is
+    missing, in one line."""
+    variant = state.variant
+    if any(piece.colour is Colour.UNKNOWN for piece in state.captured):
+        raise InvalidPositionError("captured pieces show their colours (a capture reveals them): write B/R or b/r")
+    for side in Side:
+        on_board = sum(1 for _, piece in state.pieces() if piece.side is side)
+        taken = sum(1 for piece in state.captured if piece.side is side)
+        if on_board + taken != variant.pieces(side):
+            raise InvalidPositionError(
+                f"{side} has {on_board} pieces on the board and {taken} captured; {variant.title} gives "
+                f"{variant.pieces(side)}: list the captured ones after the side to move"
+            )
+    if any(piece.colour is Colour.UNKNOWN for _, piece in state.pieces() if piece.side is knows):
+        letters = "B/R" if knows is Side.P1 else "b/r"
+        raise InvalidPositionError(f"{knows}'s own pieces need their colours ({letters}, not U): they know them")
+
+
 # ------------------------------------------------------------------------------------------------ the descriptors
 
 
@@ -512,6 +537,11 @@ def _game_type(variant: Variant) -> GameType:
         start_tags=_start_tags,
         from_tags=state_from_tags,
         parameters=(FIRST_PARAMETER,),
+        adviser=(
+            "solvers.advice.geister:from_request"
+            if variant.name == "geister"
+            else "solvers.advice.mini_geister:from_request"
+        ),
         units=("ply", "plies"),
         state_name="position",
         hidden_information=True,

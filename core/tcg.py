@@ -300,6 +300,7 @@ GAME_TYPES = (
         new_state=TcgState,
         start_tags=_tcg_start_tags,
         from_tags=_tcg_from_tags,
+        adviser="solvers.advice.tcg:from_request",
         parameters=(N_PARAMETER,),
         units=("round", "rounds"),
         state_name="points",

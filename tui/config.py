@@ -124,7 +124,7 @@ class GeisterConfig:
         """``position`` as a game state (the opponent's colours as given, ``u``/``U`` where unknown); ``ConfigError``
         for a position that does not parse, is over, leaves pieces out, or hides the user's own colours."""
         assert self.position is not None
-        from solvers.advice.registry import check_geister_position
+        from core.geister import check_geister_position
 
         try:
             state = GeisterState.from_position(self.position, self.resolved_variant())

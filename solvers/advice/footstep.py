@@ -8,6 +8,7 @@ state worth the full 2 points is a forced goal: the result comes with the rounds
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -19,6 +20,7 @@ from solvers.advice import Advice, MoveAdvice, Result
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
+    from solvers.advice.registry import Request
     from solvers.footstep import FootstepSolution
 
 __all__ = ["GOAL", "advise", "rounds_to_goal"]
@@ -132,3 +134,15 @@ def advise(solution: FootstepSolution, position: FootstepPosition, player: Side 
         details=details,
         extra={"n": solution.n, "k": solution.k},
     )
+
+
+def from_request(request: Request) -> Iterator[Advice]:
+    """The advice ``nashplay analyse footstep`` gives (``solvers.advice.registry``): the equilibrium there."""
+    from core.footstep import K_PARAMETER, N_PARAMETER, parse_position
+    from solvers.advice.registry import side_of
+    from solvers.footstep import load_solution
+
+    n = N_PARAMETER.default if request.n is None else request.n
+    k = K_PARAMETER.default if request.k is None else request.k
+    position = parse_position(request.position, n, k)
+    yield advise(load_solution(n, k)[0], position, side_of(request))

@@ -25,6 +25,7 @@ import random
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from core.errors import InvalidPositionError
 from core.game import Side
 from core.geister import Colour, GeisterView
 from core.notation import Move
@@ -35,6 +36,7 @@ from solvers.players import Limit
 from solvers.tablebase import judge
 
 if TYPE_CHECKING:
+    from solvers.advice.registry import Request
     from solvers.purple import PurplePlayer, SearchReport
 
 __all__ = [
@@ -209,6 +211,25 @@ def advise(view: GeisterView, report: SearchReport, engine: str) -> Advice:
         # but coarse (they read mostly the pieces left), so the review ranks moves by these.
         extra={"depth": report.depth, "nodes": report.nodes, "scores": {str(m): value for m, value in report.moves}},
     )
+
+
+def from_request(request: Request) -> Iterator[Advice]:
+    """The advice ``nashplay analyse geister`` gives (``solvers.advice.registry``): the position checked, then the
+    strongest player's search, for ``request.time`` seconds (1 by default) or to ``request.depth``."""
+    from core.geister import GeisterState, check_geister_position
+    from solvers.advice.registry import SLICE_SECONDS
+    from solvers.catalogue import make_player, strongest
+
+    state = GeisterState.from_position(request.position, request.game)
+    outcome = state.outcome()
+    if outcome is not None:
+        raise InvalidPositionError(f"the game is over: {outcome}")
+    check_geister_position(state, state.to_move)
+    limit = Limit(iterations=request.depth) if request.depth is not None else Limit(time=request.time or 1.0)
+    player = make_player(strongest(request.game).name, request.game)
+    # A timed search reports between slices: Python (and so Ctrl-C) gets a word in that often.
+    player.slice_seconds = SLICE_SECONDS
+    yield from analyse(state.view(state.to_move), limit, random.Random(request.seed), player)
 
 
 def analyse(

@@ -18,7 +18,7 @@ one at random), then the rest by their table value.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
@@ -42,6 +42,7 @@ from solvers.mini_geister.model import MINI, Rule, flip_square
 from solvers.mini_geister.tables import Table, empty_masks
 
 if TYPE_CHECKING:
+    from solvers.advice.registry import Request
     from solvers.mini_geister.three_vs_two import SideAnalysis
 
 __all__ = ["TWO_VS_TWO", "advise", "perfect_information_text"]
@@ -343,6 +344,15 @@ def _describe(verdict: Assessment) -> str:
 
 
 # --------------------------------------------------------------------------------------------------- the adviser
+
+
+def from_request(request: Request) -> Iterator[Advice]:
+    """The advice ``nashplay analyse`` gives on a Mini-Geister-family position (``solvers.advice.registry``)."""
+    given = request.rule or "base"
+    if given not in ("base", "extended"):
+        raise ValueError(f"the Mini-Geister rule is base or extended, not {given[:30]!r}")
+    rule: Rule = "extended" if given == "extended" else "base"
+    yield advise(request.position, request.game, rule=rule)
 
 
 def advise(

@@ -8,10 +8,14 @@ distance is not computed by the solver, so a win comes without one.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
 
 from core.impartial import HeapRule, format_heaps
 from solvers.advice import Advice, MoveAdvice, Result
+
+if TYPE_CHECKING:
+    from solvers.advice.registry import Request
 
 __all__ = ["ENGINES", "advise"]
 
@@ -69,3 +73,11 @@ def advise(heaps: Sequence[int], rule: HeapRule, misere: bool = False) -> Advice
         details=tuple(details),
         extra={"rule": rule.text, "misere": misere, "grundy": list(analysis.grundy), "nim_sum": analysis.nim_sum},
     )
+
+
+def from_request(request: Request) -> Iterator[Advice]:
+    """The advice ``nashplay analyse nim`` gives (``solvers.advice.registry``): the Sprague-Grundy verdict."""
+    from core.impartial import RULE_PARAMETER, parse_heaps, parse_rule
+
+    rule = RULE_PARAMETER.default if request.rule is None else parse_rule(request.rule)
+    yield advise(parse_heaps(request.position), rule, request.misere)

@@ -9,6 +9,7 @@ result comes with the rounds the winner needs at most, from the same attractor l
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -19,6 +20,7 @@ from solvers.advice import Advice, MoveAdvice, Result
 from solvers.markov import DECIDED, WIN1, WIN2
 
 if TYPE_CHECKING:
+    from solvers.advice.registry import Request
     from solvers.markov import MarkovGame
     from solvers.tcg import TcgSolution
 
@@ -102,3 +104,14 @@ def advise(solution: TcgSolution, i1: int, i2: int, player: Side = Side.P1) -> A
         details=tuple(details),
         extra={"n": solution.n},
     )
+
+
+def from_request(request: Request) -> Iterator[Advice]:
+    """The advice ``nashplay analyse tcg`` gives (``solvers.advice.registry``): the equilibrium at the points."""
+    from core.tcg import N_PARAMETER, parse_state
+    from solvers.advice.registry import side_of
+    from solvers.tcg import load_solution
+
+    n = N_PARAMETER.default if request.n is None else request.n
+    i1, i2 = parse_state(request.position, n)
+    yield advise(load_solution(n)[0], i1, i2, side_of(request))
