@@ -297,6 +297,7 @@ GAME_TYPES = (
         start_tags=lambda state: {"Start": _footstep(initial(state)).state_text},
         from_tags=_footstep_from_tags,
         adviser="solvers.advice.footstep:from_request",
+        reviewer="solvers.review.footstep:review",
         parameters=(N_PARAMETER, K_PARAMETER),
         max_payoff=2.0,
         units=("round", "rounds"),

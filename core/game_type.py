@@ -98,6 +98,8 @@ class GameType:
     #: Its adviser, as ``"module:function"`` (imported on first use: core imports no solver): a function from a
     #: ``solvers.advice.registry.Request`` to the ``Advice`` on its position (improving ones, the last final).
     adviser: str | None = None
+    #: Its judge of a record, as ``"module:function"`` (``solvers.review.records.Judge``; imported on first use).
+    reviewer: str | None = None
     #: A record's ``Result`` for an outcome (``*`` while the game goes on).
     result_text: Callable[[Outcome | None], str] = _default_result_text
     #: The record's move text: every action played, in the game's notation.

@@ -542,6 +542,7 @@ def _game_type(variant: Variant) -> GameType:
             if variant.name == "geister"
             else "solvers.advice.mini_geister:from_request"
         ),
+        reviewer="solvers.review.geister:review" if variant.name == "geister" else "solvers.review.mini_geister:review",
         units=("ply", "plies"),
         state_name="position",
         hidden_information=True,

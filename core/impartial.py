@@ -515,6 +515,7 @@ GAME_TYPES = (
         start_tags=lambda state: {"Start": _heaps(initial(state)).heaps_text},
         from_tags=_nim_from_tags,
         adviser="solvers.advice.nim:from_request",
+        reviewer="solvers.review.nim:review",
         parameters=(HEAPS_PARAMETER, RULE_PARAMETER, MISERE_PARAMETER),
         state_name="heaps",
         values_of=lambda state: {"rule": _heaps(state).rule, "misere": _heaps(state).misere},

@@ -301,6 +301,7 @@ GAME_TYPES = (
         start_tags=_tcg_start_tags,
         from_tags=_tcg_from_tags,
         adviser="solvers.advice.tcg:from_request",
+        reviewer="solvers.review.tcg:review",
         parameters=(N_PARAMETER,),
         units=("round", "rounds"),
         state_name="points",

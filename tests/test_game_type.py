@@ -93,3 +93,13 @@ def test_every_game_names_an_adviser_that_exists(name: str) -> None:
     from solvers.advice.registry import adviser
 
     assert callable(adviser(name))
+
+
+@pytest.mark.parametrize("name", list(GAME_TYPES))
+def test_every_game_names_a_reviewer_that_exists(name: str) -> None:
+    import importlib
+
+    reference = GAME_TYPES[name].reviewer
+    assert reference is not None
+    module, _, function = reference.partition(":")
+    assert callable(getattr(importlib.import_module(module), function))

@@ -16,7 +16,7 @@ from core.footstep import FootstepState
 from core.game import Game, Side
 from core.record import Record
 from solvers.review import MoveReview, Review
-from solvers.review.judging import Tick, clean, judged, players_of
+from solvers.review.judging import Budget, Tick, clean, judged, players_of
 
 __all__ = ["review"]
 
@@ -24,7 +24,7 @@ __all__ = ["review"]
 SPAN = 4.0
 
 
-def review(record: Record, states: list[Game[Any, Any]], tick: Tick) -> Review:
+def review(record: Record, states: list[Game[Any, Any]], tick: Tick, budget: Budget) -> Review:
     from solvers.footstep import load_solution
 
     start = states[0]

@@ -27,7 +27,7 @@ from core.notation import Move
 from core.record import Record
 from solvers.players import Limit
 from solvers.review import DEFAULT_TIME, MoveReview, Review
-from solvers.review.judging import Tick, judged, players_of, unjudged
+from solvers.review.judging import Budget, Tick, judged, players_of, unjudged
 
 if TYPE_CHECKING:
     from solvers.advice import Advice
@@ -44,20 +44,19 @@ SCORE_TIE = 10
 SLICE_SECONDS = 0.25
 
 
-def review(
-    record: Record, states: list[Game[Any, Any]], tick: Tick, *, time: float | None, depth: int | None, seed: int
-) -> Review:
+def review(record: Record, states: list[Game[Any, Any]], tick: Tick, budget: Budget) -> Review:
     from solvers.catalogue import make_player, strongest
 
     name = strongest("geister").name
     players = {side: make_player(name, "geister") for side in Side}
     for player in players.values():
         player.slice_seconds = SLICE_SECONDS
-    if depth is not None:
-        limit, budget = Limit(iterations=depth), f"depth {depth}"
+    seed = budget.seed
+    if budget.depth is not None:
+        limit, spent = Limit(iterations=budget.depth), f"depth {budget.depth}"
     else:
-        seconds = DEFAULT_TIME if time is None else time
-        limit, budget = Limit(time=seconds), f"{seconds:g} s a move"
+        seconds = DEFAULT_TIME if budget.time is None else budget.time
+        limit, spent = Limit(time=seconds), f"{seconds:g} s a move"
     entries: list[MoveReview] = []
     for ply, (before, recorded) in enumerate(zip(states, record.moves, strict=False), start=1):
         assert isinstance(before, GeisterState)
@@ -68,14 +67,16 @@ def review(
         game="geister",
         players=players_of(record),
         plies=len(record.moves),
-        engine=f"{name} search, {budget}",
+        engine=f"{name} search, {spent}",
         scale="chance",
         span=SPAN,
         moves=tuple(entries),
         extra={
             "values": "the mover's chance to win as the search sees it from the mover's view (1 a proven win, 0 a "
             "proven loss; otherwise an estimate)",
-            "limit": {"time": None, "depth": depth} if depth is not None else {"time": limit.time, "depth": None},
+            "limit": {"time": None, "depth": budget.depth}
+            if budget.depth is not None
+            else {"time": limit.time, "depth": None},
             "seed": seed,
         },
     )

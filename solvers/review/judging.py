@@ -9,18 +9,29 @@ verdict. One rule for every game, so that a verdict means the same whatever judg
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from core.game import Side
 from core.record import Record
 from solvers.review import MoveReview, verdict_of
 
-__all__ = ["Tick", "clean", "judged", "players_of", "unjudged"]
+__all__ = ["Budget", "Tick", "clean", "judged", "players_of", "unjudged"]
 
 #: Called by a judge after each entry it makes (``records.review_record`` turns it into the caller's progress and
 #: its ``should_stop``); a judge that runs a long search also calls it with ``done=False`` between the search's
 #: reports, so that a cancel does not wait for the move's whole budget.
 Tick = Callable[[bool], None]
+
+
+@dataclass(frozen=True)
+class Budget:
+    """What a search may spend on each move of a review: seconds, or a fixed depth (the same review on any machine),
+    and the seed of its tie-breaks. The solved games' reviews need none and read none."""
+
+    time: float | None = None
+    depth: int | None = None
+    seed: int = 0
 
 
 def clean(value: float) -> float:

@@ -28,7 +28,7 @@ from core.notation import Move
 from core.record import Record
 from solvers.mini_geister.model import Rule
 from solvers.review import MoveReview, Review
-from solvers.review.judging import Tick, clean, judged, players_of, unjudged
+from solvers.review.judging import Budget, Tick, clean, judged, players_of, unjudged
 
 __all__ = ["review"]
 
@@ -41,7 +41,7 @@ RULE: Rule = "base"
 KNOWN_NOTE = "judged with every colour known"
 
 
-def review(record: Record, states: list[Game[Any, Any]], tick: Tick) -> Review:
+def review(record: Record, states: list[Game[Any, Any]], tick: Tick, budget: Budget) -> Review:
     game = record.tags["Game"]
     entries: list[MoveReview] = []
     for ply, (before, recorded) in enumerate(zip(states, record.moves, strict=False), start=1):

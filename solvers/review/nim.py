@@ -15,7 +15,7 @@ from core.game import Game
 from core.impartial import HeapGameState, heaps_after
 from core.record import Record
 from solvers.review import Review
-from solvers.review.judging import Tick, judged, players_of
+from solvers.review.judging import Budget, Tick, judged, players_of
 
 __all__ = ["review"]
 
@@ -23,7 +23,7 @@ __all__ = ["review"]
 SPAN = 2.0
 
 
-def review(record: Record, states: list[Game[Any, Any]], tick: Tick) -> Review:
+def review(record: Record, states: list[Game[Any, Any]], tick: Tick, budget: Budget) -> Review:
     from solvers.advice.nim import ENGINES
     from solvers.grundy import GrundyTable, analyse
 

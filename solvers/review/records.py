@@ -9,16 +9,24 @@ app can run it in another process.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
+from typing import Any
 
 from core.errors import RecordError
+from core.game import Game
 from core.games import GAME_TYPES
 from core.record import Record
 from solvers.review import DEFAULT_TIME, Review
+from solvers.review.judging import Budget, Tick
 
 __all__ = ["DEFAULT_TIME", "ReviewCancelled", "entries_of", "review_record"]
 
 #: Seconds Geister's search spends on each move unless told otherwise.
+
+
+#: A game's judge (``GameType.reviewer``): the record, its replayed states, the tick, what a search may spend.
+Judge = Callable[[Record, list[Game[Any, Any]], Tick, Budget], Review]
 
 
 class ReviewCancelled(Exception):  # noqa: N818 (the name the app and the screens code against)
@@ -63,22 +71,8 @@ def review_record(
     tick(False)
     if progress is not None:
         progress(0, total)
-    if game.family == "nim":
-        from solvers.review import nim
-
-        return nim.review(record, states, tick)
-    if game.family == "tcg":
-        from solvers.review import tcg
-
-        return tcg.review(record, states, tick)
-    if game.family == "footstep":
-        from solvers.review import footstep
-
-        return footstep.review(record, states, tick)
-    if name == "geister":
-        from solvers.review import geister
-
-        return geister.review(record, states, tick, time=time, depth=depth, seed=seed)
-    from solvers.review import mini_geister
-
-    return mini_geister.review(record, states, tick)
+    if game.reviewer is None:
+        raise RecordError(f"no review for {game.title} yet")
+    module, _, function = game.reviewer.partition(":")
+    judge: Judge = getattr(importlib.import_module(module), function)
+    return judge(record, states, tick, Budget(time, depth, seed))
