@@ -246,22 +246,32 @@ class FootstepState:
 
 # ------------------------------------------------------------------------------------------------ the descriptor
 
-#: The largest n and k a record may give (far beyond what anyone plays; the app and the solvers bound them lower).
+#: The largest n and k a record may give (far beyond what anyone plays: the app refuses to resume past the solved).
 MAX_RECORDED_N = 1000
 MAX_RECORDED_K = 100
+#: The largest Footstep solved anywhere (the app, ``solve footstep``, ``learn footstep``, ``analyse``): the exact
+#: solution solves about n^2 (2k - 1) matrix games of up to n x n bids. Measured (built once, then read from the
+#: cache): n = 50, k = 4 in 3 s; n = 70, k = 10 in 14 s; n = 100, k = 4 in 40 s and k = 10 in 65 s; but n = 150,
+#: k = 2 in 146 s, and n = 200 ran past 5 minutes.
+MAX_SOLVED_N = 100
+MAX_SOLVED_K = 10
 N_PARAMETER = Parameter(
     "n",
     50,
-    "points each player starts with (default 50)",
+    f"points each player starts with, 1..{MAX_SOLVED_N} (default 50)",
     whole_number_parser("n (points)", 1, MAX_RECORDED_N),
     tag="N",
+    kind="whole",
+    limits=(1, MAX_SOLVED_N),
 )
 K_PARAMETER = Parameter(
     "k",
     4,
-    "steps from the middle to each goal (default 4)",
+    f"steps from the centre to each goal, 1..{MAX_SOLVED_K} (default 4)",
     whole_number_parser("k (steps)", 1, MAX_RECORDED_K),
     tag="K",
+    kind="whole",
+    limits=(1, MAX_SOLVED_K),
 )
 
 
@@ -301,6 +311,11 @@ GAME_TYPES = (
         parameters=(N_PARAMETER, K_PARAMETER),
         max_payoff=2.0,
         units=("round", "rounds"),
+        position_metavar="X,Y,Z",
+        position_help="the state: player 1's points, player 2's, the marker (default n,n,0)",
+        default_position=lambda values: f"{values['n']},{values['n']},0",
+        advice_summary="each action's probability in the exact equilibrium, for player 1 (or --for 2), and the "
+        "state's value.",
         result_text=result_text,
         values_of=lambda state: {"n": _footstep(state).n, "k": _footstep(state).k},
         state_text=lambda state: _footstep(state).state_text,

@@ -52,9 +52,20 @@ class Parameter:
     text: Callable[[Any], str] = str
     #: The record tag that keeps it (``None``: the records do not keep it; it is part of the ``Start`` tag, say).
     tag: str | None = None
-    #: An on/off switch (``--misere``): given means on.
-    flag: bool = False
+    #: How the command line reads it: a ``whole`` or ``real`` number within ``limits``, ``text`` (through
+    #: ``parse``), or a ``flag`` (an on/off switch: given means on).
+    kind: Literal["whole", "real", "text", "flag"] = "text"
+    #: The range the commands and the app accept (a record may say more: the app then refuses to resume it).
+    limits: tuple[float, float] | None = None
+    #: What a number counts (``seconds``), for the messages.
+    unit: str = ""
     metavar: str | None = None
+    #: A position says it (Nim's heaps; who moves first in Geister): commands that take a position take no option.
+    in_position: bool = False
+
+    @property
+    def flag(self) -> bool:
+        return self.kind == "flag"
 
 
 def _default_result_text(outcome: Outcome | None) -> str:
@@ -95,6 +106,15 @@ class GameType:
     #: Its records hide what a player must not see while the game goes on (Geister's colours): no replay of a game
     #: in progress shows its states, and no review reads it.
     hidden_information: bool = False
+    #: What ``--position`` reads (its metavar and help), and the position when none is given (from the values of
+    #: the parameters; ``None``: a position must be given).
+    position_metavar: str = "P"
+    position_help: str = "the position in the game's notation"
+    default_position: Callable[[Mapping[str, Any]], str] | None = None
+    #: What its advice is, in a few words (``nashplay analyse GAME --help``).
+    advice_summary: str = ""
+    #: Options of its advice beyond the game's parameters (a search's time, depth and seed; a table's rule).
+    advice_parameters: tuple[Parameter, ...] = ()
     #: Its adviser, as ``"module:function"`` (imported on first use: core imports no solver): a function from a
     #: ``solvers.advice.registry.Request`` to the ``Advice`` on its position (improving ones, the last final).
     adviser: str | None = None

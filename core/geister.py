@@ -517,8 +517,69 @@ def _start_tags(state: Game[Any, Any]) -> dict[str, str]:
     return tags
 
 
+#: Seconds a search may think on one move, in the app and on the command line.
+SEARCH_SECONDS = (0.01, 60.0)
+#: The deepest fixed-depth search ``analyse`` runs: depth 10 takes about 2 s from the opening, and each ply about 4
+#: times the last (depth 11 7 s, 12 29 s, 13 113 s; measured with bayes on this machine class). A fixed depth is
+#: searched without time slices, so Ctrl-C waits for the iteration in hand: this bound keeps that wait short.
+MAX_ANALYSED_DEPTH = 10
+#: The largest seed (numpy's generators refuse negative ones; 63 bits suit every generator the players use).
+MAX_SEED = 2**63 - 1
+
+#: The options of the strongest search's advice (``nashplay analyse geister``).
+SEARCH_PARAMETERS = (
+    Parameter(
+        "time",
+        1.0,
+        f"seconds the search thinks, {SEARCH_SECONDS[0]:g} to {SEARCH_SECONDS[1]:g} (default 1)",
+        float,
+        kind="real",
+        limits=SEARCH_SECONDS,
+        unit="seconds",
+    ),
+    Parameter(
+        "depth",
+        None,
+        f"search to this depth instead, 1..{MAX_ANALYSED_DEPTH}: the same answer on any machine",
+        int,
+        kind="whole",
+        limits=(1, MAX_ANALYSED_DEPTH),
+    ),
+    Parameter("seed", None, "seed of the search's tie-breaks", int, kind="whole", limits=(0, MAX_SEED)),
+)
+
+
+def _parse_table_rule(text: str) -> str:
+    if text not in ("base", "extended"):
+        raise ValueError(f"the Mini-Geister rule is base or extended, not {text[:30]!r}")
+    return text
+
+
+#: The option of the solved tables' advice on 2-vs-2 Mini-Geister: which of the paper's tables ranks the moves.
+TABLE_RULE_PARAMETER = Parameter(
+    "rule",
+    "base",
+    "which of the paper's tables ranks the moves: base (default) or extended (with the guess)",
+    _parse_table_rule,
+    metavar="{base,extended}",
+)
+
+
+def example_position(variant: Variant) -> str:
+    """A position of ``variant`` to show in help texts: the start, player 1's colours given."""
+    blues, reds = variant.blues[Side.P1], variant.reds[Side.P1]
+    colours = iter("BR" * min(blues, reds) + "B" * (blues - reds) + "R" * (reds - blues))
+    ranks, _, rest = variant.standard_start().partition(" ")
+    return "".join(next(colours) if letter == "U" else letter for letter in ranks) + " " + rest
+
+
 FIRST_PARAMETER = Parameter(
-    "first", Side.P1, "who moves first: 1 (default) or 2", Side.from_number, lambda side: str(side.number)
+    "first",
+    Side.P1,
+    "who moves first: 1 (default) or 2",
+    Side.from_number,
+    lambda side: str(side.number),
+    in_position=True,
 )
 _SUMMARIES = {
     "geister": "6x6 board, 4 blue and 4 red ghosts a side, colours hidden from the opponent",
@@ -545,6 +606,20 @@ def _game_type(variant: Variant) -> GameType:
         reviewer="solvers.review.geister:review" if variant.name == "geister" else "solvers.review.mini_geister:review",
         units=("ply", "plies"),
         state_name="position",
+        position_help="the position in the notation, the side to move's colours given "
+        f"(e.g. {example_position(variant)!r})",
+        advice_summary=(
+            "the strongest search's advice for the side to move (sage), with the chance to win of each move."
+            if variant.name == "geister"
+            else "the solved tables' exact advice for the side to move, and the equilibrium's moves."
+        ),
+        advice_parameters=(
+            SEARCH_PARAMETERS
+            if variant.name == "geister"
+            else (TABLE_RULE_PARAMETER,)
+            if variant.name == "mini-geister"
+            else ()
+        ),
         hidden_information=True,
         move_texts=lambda state: [move.to_text() for move in _geister(state).moves()],
         state_text=lambda state: _geister(state).position(),

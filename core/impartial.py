@@ -470,12 +470,18 @@ def _parse_yes_no(text: str) -> bool:
 
 
 HEAPS_PARAMETER = Parameter(
-    "heaps", (3, 4, 5), "stones per heap, e.g. 3,4,5 (the default)", parse_heaps, format_heaps, metavar="HEAPS"
+    "heaps",
+    (3, 4, 5),
+    "stones per heap, e.g. 3,4,5 (the default)",
+    parse_heaps,
+    format_heaps,
+    metavar="HEAPS",
+    in_position=True,
 )
 RULE_PARAMETER = Parameter(
     "rule",
     _RULE_NAMES["nim"],
-    "nim (default), kayles, dawsons-kayles, a subtraction set like {1,2,3}, or 0.77",
+    "nim (default), kayles, dawsons-kayles, a subtraction set like {1,2,3}, or an octal code like 0.77",
     parse_rule,
     lambda rule: str(rule.text),
     tag="Rule",
@@ -487,7 +493,7 @@ MISERE_PARAMETER = Parameter(
     _parse_yes_no,
     lambda on: "yes" if on else "no",
     tag="Misere",
-    flag=True,
+    kind="flag",
 )
 
 
@@ -518,6 +524,10 @@ GAME_TYPES = (
         reviewer="solvers.review.nim:review",
         parameters=(HEAPS_PARAMETER, RULE_PARAMETER, MISERE_PARAMETER),
         state_name="heaps",
+        position_metavar="HEAPS",
+        position_help="heap sizes, e.g. 3,4,5",
+        advice_summary="the Sprague-Grundy verdict for the player to move: every winning move, or the longest "
+        "resistance.",
         values_of=lambda state: {"rule": _heaps(state).rule, "misere": _heaps(state).misere},
         state_text=lambda state: _heaps(state).heaps_text,
     ),

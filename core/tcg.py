@@ -264,14 +264,20 @@ def _as_action(value: TcgAction | str) -> TcgAction:
 
 # ------------------------------------------------------------------------------------------------ the descriptor
 
-#: The most points a record may give (far beyond what anyone plays; the app and the solvers bound it lower).
+#: The most points a record may give (far beyond what anyone plays: the app refuses to resume past ``MAX_SOLVED_N``).
 MAX_RECORDED_N = 1000
+#: The largest TCG solved anywhere (the app, ``solve tcg``, ``analyse``, the arena): (n+1)^2 states and about n sweeps,
+#: so the work grows as n^3. Measured (solved once, then read from the cache): n = 100 in 4 s, n = 200 in 36 s
+#: (65 s with both cores busy), and n = 1000 printed nothing in 600 s. The README promises n up to at least 200.
+MAX_SOLVED_N = 200
 N_PARAMETER = Parameter(
     "n",
     3,
-    "most points a player can hold (default 3, the source's)",
+    f"most points a player can hold, 1..{MAX_SOLVED_N} (default 3)",
     whole_number_parser("n (the most points a player can hold)", 1, MAX_RECORDED_N),
     tag="N",
+    kind="whole",
+    limits=(1, MAX_SOLVED_N),
 )
 
 
@@ -305,6 +311,11 @@ GAME_TYPES = (
         parameters=(N_PARAMETER,),
         units=("round", "rounds"),
         state_name="points",
+        position_metavar="I1,I2",
+        position_help="the state: both players' points",
+        default_position=lambda values: "0,0",
+        advice_summary="each action's probability in the exact equilibrium, for player 1 (or --for 2), and the "
+        "state's value.",
         values_of=lambda state: {"n": _tcg(state).n},
         state_text=lambda state: _tcg(state).state_text,
     ),

@@ -10,8 +10,10 @@ import argparse
 import math
 import re
 from collections.abc import Callable
+from typing import Any
 
 from core.errors import clipped, quoted
+from core.game_type import Parameter
 
 _WHOLE = re.compile(r"[+-]?\d+")
 #: Seeds are whole numbers 0 .. 2**63 - 1: numpy's generators refuse negative seeds, and 63 bits suit every
@@ -71,3 +73,37 @@ def real_number(
 
 #: ``--seed`` of every command that takes one.
 seed_number = whole_number(0, MAX_SEED)
+
+
+def parameter_type(parameter: Parameter) -> Callable[[str], Any]:
+    """The argparse ``type`` of a game's parameter (``core.game_type.Parameter``): a checked whole or real number
+    within its limits, or its own parser, whose one-line message argparse prints."""
+    if parameter.kind == "whole" and parameter.limits is not None:
+        return whole_number(int(parameter.limits[0]), int(parameter.limits[1]), parameter.unit)
+    if parameter.kind == "real" and parameter.limits is not None:
+        return real_number(parameter.limits[0], parameter.limits[1], parameter.unit)
+
+    def parse(text: str) -> Any:
+        try:
+            return parameter.parse(text)
+        except ValueError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+
+    parse.__name__ = parameter.name
+    return parse
+
+
+def add_parameter_option(parser: argparse.ArgumentParser | argparse._ArgumentGroup, parameter: Parameter) -> None:
+    """``--NAME`` for a game's parameter: a switch for a flag, else a value read by ``parameter_type``; not given,
+    it is ``None`` (``parameter_value`` gives the default then)."""
+    option = f"--{parameter.name}"
+    if parameter.flag:
+        parser.add_argument(option, action="store_true", default=None, help=parameter.help)
+        return
+    parser.add_argument(option, type=parameter_type(parameter), metavar=parameter.metavar, help=parameter.help)
+
+
+def parameter_value(args: argparse.Namespace, parameter: Parameter) -> Any:
+    """The value the command line gave a parameter's option, or its default."""
+    given = getattr(args, parameter.name, None)
+    return parameter.default if given is None else given

@@ -16,9 +16,12 @@ from typing import Literal
 
 from core.contest import DEFAULT_BUDGET, DEFAULT_PER_MOVE, DEFAULT_PLY_LIMIT, FIRST_PORT
 from core.errors import IllegalMoveError, NotationError
+from core.footstep import MAX_SOLVED_K as MAX_SOLVED_FOOTSTEP_K
+from core.footstep import MAX_SOLVED_N as MAX_SOLVED_FOOTSTEP_N
 from core.game import Side
-from core.geister import Colour, GeisterState, Setup, Variant, variant_by_name
+from core.geister import SEARCH_SECONDS, Colour, GeisterState, Setup, Variant, variant_by_name
 from core.impartial import HeapRule, Nim
+from core.tcg import MAX_SOLVED_N as MAX_SOLVED_TCG_N
 from solvers.catalogue import UnknownPlayerError, player_entry, players_for
 
 __all__ = [
@@ -49,7 +52,7 @@ class ConfigError(ValueError):
 #: Seconds a search AI thinks per move unless the set-up screen or ``--time`` says otherwise (the paper's 0.25 s).
 DEFAULT_THINK_TIME = 0.25
 #: A thinking time below this answers before the search has begun; above it a person waits a minute a move.
-THINK_TIME_RANGE = (0.01, 60.0)
+THINK_TIME_RANGE = SEARCH_SECONDS
 
 
 def check_seconds(value: float, what: str, low: float, high: float, option: str | None = None) -> None:
@@ -178,10 +181,8 @@ class GeisterConfig:
 # --------------------------------------------------------------------------------------------------- TCG
 
 TcgMode = Literal["advisor", "versus"]
-#: The largest TCG solved anywhere (the app, ``solve tcg``, ``play tcg --advisor``): (n+1)^2 states and about n sweeps,
-#: so the work grows as n^3. Measured (solved once, then read from the cache): n = 100 in 4 s, n = 200 in 36 s
-#: (65 s with both cores busy), and n = 1000 printed nothing in 600 s. The README promises n up to at least 200.
-TCG_APP_MAX_N = 200
+#: The largest TCG solved anywhere (``core.tcg.MAX_SOLVED_N``).
+TCG_APP_MAX_N = MAX_SOLVED_TCG_N
 
 
 @dataclass(frozen=True)
@@ -242,12 +243,9 @@ class NimConfig:
 
 # --------------------------------------------------------------------------------------------------- Footstep
 
-#: The largest Footstep solved anywhere (the app, ``solve footstep``, ``learn footstep``): the exact solution solves
-#: about n^2 (2k - 1) matrix games of up to n x n bids. Measured (built once, then read from the cache): n = 50, k = 4
-#: in 3 s; n = 70, k = 10 in 14 s; n = 100, k = 4 in 40 s and k = 10 in 65 s; but n = 150, k = 2 in 146 s, and
-#: n = 200 ran past 5 minutes.
-FOOTSTEP_MAX_N = 100
-FOOTSTEP_MAX_K = 10
+#: The largest Footstep solved anywhere (``core.footstep.MAX_SOLVED_N`` and ``MAX_SOLVED_K``).
+FOOTSTEP_MAX_N = MAX_SOLVED_FOOTSTEP_N
+FOOTSTEP_MAX_K = MAX_SOLVED_FOOTSTEP_K
 FOOTSTEP_APP_MAX = (FOOTSTEP_MAX_N, FOOTSTEP_MAX_K)
 
 

@@ -138,11 +138,10 @@ def advise(solution: FootstepSolution, position: FootstepPosition, player: Side 
 
 def from_request(request: Request) -> Iterator[Advice]:
     """The advice ``nashplay analyse footstep`` gives (``solvers.advice.registry``): the equilibrium there."""
-    from core.footstep import K_PARAMETER, N_PARAMETER, parse_position
+    from core.footstep import parse_position
     from solvers.advice.registry import side_of
     from solvers.footstep import load_solution
 
-    n = N_PARAMETER.default if request.n is None else request.n
-    k = K_PARAMETER.default if request.k is None else request.k
+    n, k = request.value("n"), request.value("k")
     position = parse_position(request.position, n, k)
     yield advise(load_solution(n, k)[0], position, side_of(request))

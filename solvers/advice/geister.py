@@ -215,7 +215,7 @@ def advise(view: GeisterView, report: SearchReport, engine: str) -> Advice:
 
 def from_request(request: Request) -> Iterator[Advice]:
     """The advice ``nashplay analyse geister`` gives (``solvers.advice.registry``): the position checked, then the
-    strongest player's search, for ``request.time`` seconds (1 by default) or to ``request.depth``."""
+    strongest player's search, for its ``time`` (1 s by default) or to its ``depth``."""
     from core.geister import GeisterState, check_geister_position
     from solvers.advice.registry import SLICE_SECONDS
     from solvers.catalogue import make_player, strongest
@@ -225,11 +225,12 @@ def from_request(request: Request) -> Iterator[Advice]:
     if outcome is not None:
         raise InvalidPositionError(f"the game is over: {outcome}")
     check_geister_position(state, state.to_move)
-    limit = Limit(iterations=request.depth) if request.depth is not None else Limit(time=request.time or 1.0)
+    depth = request.value("depth")
+    limit = Limit(iterations=depth) if depth is not None else Limit(time=request.value("time"))
     player = make_player(strongest(request.game).name, request.game)
     # A timed search reports between slices: Python (and so Ctrl-C) gets a word in that often.
     player.slice_seconds = SLICE_SECONDS
-    yield from analyse(state.view(state.to_move), limit, random.Random(request.seed), player)
+    yield from analyse(state.view(state.to_move), limit, random.Random(request.value("seed")), player)
 
 
 def analyse(

@@ -348,10 +348,7 @@ def _describe(verdict: Assessment) -> str:
 
 def from_request(request: Request) -> Iterator[Advice]:
     """The advice ``nashplay analyse`` gives on a Mini-Geister-family position (``solvers.advice.registry``)."""
-    given = request.rule or "base"
-    if given not in ("base", "extended"):
-        raise ValueError(f"the Mini-Geister rule is base or extended, not {given[:30]!r}")
-    rule: Rule = "extended" if given == "extended" else "base"
+    rule: Rule = "extended" if request.game == TWO_VS_TWO and request.value("rule") == "extended" else "base"
     yield advise(request.position, request.game, rule=rule)
 
 

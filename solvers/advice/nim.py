@@ -76,8 +76,23 @@ def advise(heaps: Sequence[int], rule: HeapRule, misere: bool = False) -> Advice
 
 
 def from_request(request: Request) -> Iterator[Advice]:
-    """The advice ``nashplay analyse nim`` gives (``solvers.advice.registry``): the Sprague-Grundy verdict."""
-    from core.impartial import RULE_PARAMETER, parse_heaps, parse_rule
+    """The advice ``nashplay analyse nim`` gives (``solvers.advice.registry``): the Sprague-Grundy verdict, for
+    positions within what the solver is asked (``solvers.grundy_limits``; ``RequestError`` names the option)."""
+    from core.impartial import parse_heaps
+    from solvers.advice.registry import RequestError
+    from solvers.grundy import max_take
+    from solvers.grundy_limits import MAX_HEAP, MAX_HEAPS, MAX_TAKE, longest_sequence
 
-    rule = RULE_PARAMETER.default if request.rule is None else parse_rule(request.rule)
-    yield advise(parse_heaps(request.position), rule, request.misere)
+    heaps = parse_heaps(request.position)
+    rule: HeapRule = request.value("rule")
+    if not any(heaps):
+        raise RequestError("there must be at least one stone to take")
+    if len(heaps) > MAX_HEAPS:
+        raise RequestError(f"at most {MAX_HEAPS} heaps, not {len(heaps):,}")
+    largest, why = longest_sequence(rule)
+    largest = min(MAX_HEAP, largest)
+    if max(heaps) > largest:
+        raise RequestError(f"heaps of at most {largest:,} stones{why}, not {max(heaps):,}")
+    if (max_take(rule) or 0) > MAX_TAKE:
+        raise RequestError(f"the {rule} takes more than {MAX_TAKE:,} stones at once", "--rule")
+    yield advise(heaps, rule, request.value("misere"))

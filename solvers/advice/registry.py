@@ -12,7 +12,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from core.game import Side
 from core.games import game_type
@@ -20,7 +20,7 @@ from core.games import game_type
 if TYPE_CHECKING:
     from solvers.advice import Advice
 
-__all__ = ["SLICE_SECONDS", "Request", "advise", "adviser", "side_of"]
+__all__ = ["SLICE_SECONDS", "Request", "RequestError", "advise", "adviser", "side_of"]
 
 #: How often (seconds) a timed Geister search comes back to Python between slices of its work.
 SLICE_SECONDS = 0.25
@@ -32,18 +32,31 @@ class Request:
 
     game: str
     position: str
-    #: Whose advice in a simultaneous game (TCG, Footstep): 1 or 2. The Geister family and Nim advise the side to move.
+    #: Whose advice in a simultaneous game: 1 or 2. The turn-based games advise the side to move.
     player: int | None = None
-    #: TCG's most points (3); Footstep's points (50) and steps to a goal (4).
-    n: int | None = None
-    k: int | None = None
-    #: Nim's heap rule (``nim``, ``kayles``, ``{1,2,3}``, ``0.77``) or the 2-vs-2 Mini-Geister rule (base, extended).
-    rule: str | None = None
-    misere: bool = False
-    #: Geister's search: seconds, or a fixed depth (reproducible), and the seed of its tie-breaks.
-    time: float | None = None
-    depth: int | None = None
-    seed: int | None = None
+    #: The values of the game's parameters and of its advice's (``GameType.parameters`` and ``advice_parameters``,
+    #: by name), as the command line read them; a missing one is its default.
+    values: tuple[tuple[str, Any], ...] = ()
+
+    def value(self, name: str) -> Any:
+        """The value of the parameter ``name``: the one given, else its default."""
+        given = dict(self.values)
+        if name in given:
+            return given[name]
+        game = game_type(self.game)
+        for parameter in (*game.parameters, *game.advice_parameters):
+            if parameter.name == name:
+                return parameter.default
+        raise KeyError(f"{self.game} has no parameter {name!r}")
+
+
+class RequestError(ValueError):
+    """A request its adviser will not take (beyond what its solver is asked to do): ``option`` says which option
+    to change (``--position`` unless another)."""
+
+    def __init__(self, message: str, option: str = "--position") -> None:
+        super().__init__(message)
+        self.option = option
 
 
 def adviser(game: str) -> Callable[[Request], Iterator[Advice]]:

@@ -108,10 +108,10 @@ def advise(solution: TcgSolution, i1: int, i2: int, player: Side = Side.P1) -> A
 
 def from_request(request: Request) -> Iterator[Advice]:
     """The advice ``nashplay analyse tcg`` gives (``solvers.advice.registry``): the equilibrium at the points."""
-    from core.tcg import N_PARAMETER, parse_state
+    from core.tcg import parse_state
     from solvers.advice.registry import side_of
     from solvers.tcg import load_solution
 
-    n = N_PARAMETER.default if request.n is None else request.n
+    n = request.value("n")
     i1, i2 = parse_state(request.position, n)
     yield advise(load_solution(n)[0], i1, i2, side_of(request))

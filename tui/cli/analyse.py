@@ -18,26 +18,15 @@ import sys
 import time
 from typing import TYPE_CHECKING, NoReturn
 
-from core.errors import NotationError
-from core.games import GAME_TYPES
-from core.impartial import parse_heaps, parse_rule
-from tui.cli.common import real_number, seed_number, whole_number
-from tui.cli.solve.nim import MAX_HEAP, MAX_HEAPS, MAX_TAKE, longest_sequence
-from tui.config import FOOTSTEP_MAX_K, FOOTSTEP_MAX_N, TCG_APP_MAX_N, THINK_TIME_RANGE
+from core.games import GAME_TYPES, GameType, Parameter
+from tui.arguments import add_parameter_option, parameter_value
 
 if TYPE_CHECKING:
     from solvers.advice import Advice, MoveAdvice
     from solvers.advice.registry import Request
 
-#: Seconds Geister's search thinks unless ``--time`` says otherwise.
-DEFAULT_TIME = 1.0
-#: The deepest fixed-depth search: depth 10 takes about 2 s from the opening, and each ply about 4 times the last
-#: (depth 11 7 s, 12 29 s, 13 113 s; measured with bayes on this machine class). A fixed depth is searched without
-#: time slices, so Ctrl-C waits for the iteration in hand: this bound keeps that wait short.
-MAX_DEPTH = 10
 #: Moves listed in the plain output (``--json`` lists them all).
 SHOWN_MOVES = 12
-#: How each game counts a proven result's distance.
 
 EXAMPLES = """\
 examples:
@@ -62,146 +51,46 @@ def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
     )
     games = analyse.add_subparsers(dest="game", metavar="GAME", required=True)
     for name, game in GAME_TYPES.items():
-        parser = games.add_parser(name, help=game.summary, description=f"{game.title}: {_description(name)}")
-        _add_options(parser, name)
+        parser = games.add_parser(name, help=game.summary, description=f"{game.title}: {game.advice_summary}")
+        _add_options(parser, game)
         parser.add_argument("--json", action="store_true", help="exactly one JSON object (Advice.to_json)")
 
 
-def _description(game: str) -> str:
-    family = GAME_TYPES[game].family
-    if game == "geister":
-        return "the strongest search's advice for the side to move (bayes), with the chance to win of each move."
-    if family == "geister":
-        return "the solved tables' exact advice for the side to move, and the equilibrium's moves."
-    if family == "nim":
-        return "the Sprague-Grundy verdict for the player to move: every winning move, or the longest resistance."
-    return "each action's probability in the exact equilibrium, for player 1 (or --for 2), and the state's value."
+def _options_of(game: GameType) -> tuple[Parameter, ...]:
+    """The options of ``analyse GAME``: the game's parameters a position does not say, then its advice's."""
+    return (*(p for p in game.parameters if not p.in_position), *game.advice_parameters)
 
 
-def _add_options(parser: argparse.ArgumentParser, game: str) -> None:
-    family = GAME_TYPES[game].family
-    if family == "geister":
-        parser.add_argument(
-            "--position",
-            required=True,
-            metavar="P",
-            help=f"the position in the notation, the side to move's colours given (e.g. {_example(game)!r})",
-        )
-        if game == "geister":
-            low, high = THINK_TIME_RANGE
-            parser.add_argument(
-                "--time",
-                type=real_number(low, high, "seconds"),
-                default=DEFAULT_TIME,
-                help=f"seconds the search thinks, {low:g} to {high:g} (default {DEFAULT_TIME:g})",
-            )
-            parser.add_argument(
-                "--depth",
-                type=whole_number(1, MAX_DEPTH),
-                help=f"search to this depth instead, 1..{MAX_DEPTH}: the same answer on any machine",
-            )
-            parser.add_argument("--seed", type=seed_number, help="seed of the search's tie-breaks")
-        elif game == "mini-geister":
-            parser.add_argument(
-                "--rule",
-                choices=["base", "extended"],
-                default="base",
-                help="which of the paper's tables ranks the moves: base (default) or extended (with the guess)",
-            )
-        return
-    if family == "nim":
-        parser.add_argument("--position", required=True, metavar="HEAPS", help="heap sizes, e.g. 3,4,5")
-        parser.add_argument(
-            "--rule",
-            default="nim",
-            help="nim (default), kayles, dawsons-kayles, a subtraction set like {1,2,3}, or an octal code like 0.77",
-        )
-        parser.add_argument("--misere", action="store_true", help="misere play: whoever takes the last stone loses")
-        return
-    if family == "tcg":
-        parser.add_argument(
-            "--n",
-            type=whole_number(1, TCG_APP_MAX_N),
-            default=3,
-            help=f"most points a player can hold, 1..{TCG_APP_MAX_N} (default 3)",
-        )
-        parser.add_argument("--position", default="0,0", metavar="I1,I2", help="the state: both players' points")
-    else:
-        parser.add_argument(
-            "--n",
-            type=whole_number(1, FOOTSTEP_MAX_N),
-            default=50,
-            help=f"points each player starts with, 1..{FOOTSTEP_MAX_N} (default 50)",
-        )
-        parser.add_argument(
-            "--k",
-            type=whole_number(1, FOOTSTEP_MAX_K),
-            default=4,
-            help=f"steps from the centre to each goal, 1..{FOOTSTEP_MAX_K} (default 4)",
-        )
-        parser.add_argument(
-            "--position", metavar="X,Y,Z", help="the state: player 1's points, player 2's, the marker (default n,n,0)"
-        )
-    parser.add_argument("--for", dest="player", choices=["1", "2"], default="1", help="whose advice (default 1)")
-
-
-def _example(game: str) -> str:
-    """A position of ``game`` to show in its help: the start, the side to move's colours given."""
-    from core.game import Side
-    from core.geister import variant_by_name
-
-    variant = variant_by_name(game)
-    blues, reds = variant.blues[Side.P1], variant.reds[Side.P1]
-    colours = iter("BR" * min(blues, reds) + "B" * (blues - reds) + "R" * (reds - blues))
-    ranks, _, rest = variant.standard_start().partition(" ")
-    return "".join(next(colours) if letter == "U" else letter for letter in ranks) + " " + rest
+def _add_options(parser: argparse.ArgumentParser, game: GameType) -> None:
+    default = game.default_position
+    parser.add_argument("--position", required=default is None, metavar=game.position_metavar, help=game.position_help)
+    for parameter in _options_of(game):
+        add_parameter_option(parser, parameter)
+    if game.kind == "simultaneous":
+        parser.add_argument("--for", dest="player", choices=["1", "2"], default="1", help="whose advice (default 1)")
 
 
 def _fail(parser: argparse.ArgumentParser, game: str, message: str) -> NoReturn:
     parser.exit(2, f"nashplay analyse {game}: error: {message}\n")
 
 
-def _request(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Request:
-    """The request the options describe; what can be checked without the solvers is checked here (heaps, rules)."""
+def _request(args: argparse.Namespace) -> Request:
+    """The request the options describe (each option read and bounded by its parameter)."""
     from solvers.advice.registry import Request
 
-    game = args.game
-    family = GAME_TYPES[game].family
-    if family == "nim":
-        try:
-            heaps = parse_heaps(args.position)
-        except NotationError as error:
-            _fail(parser, game, f"--position: {error}")
-        try:
-            rule = parse_rule(args.rule)
-        except NotationError as error:
-            _fail(parser, game, f"--rule: {error}")
-        if not any(heaps):
-            _fail(parser, game, "--position: there must be at least one stone to take")
-        if len(heaps) > MAX_HEAPS:
-            _fail(parser, game, f"--position: at most {MAX_HEAPS} heaps, not {len(heaps):,}")
-        largest, why = longest_sequence(rule)
-        largest = min(MAX_HEAP, largest)
-        if max(heaps) > largest:
-            _fail(parser, game, f"--position: heaps of at most {largest:,} stones{why}, not {max(heaps):,}")
-        from solvers.grundy import max_take  # numpy: only once the options are read
-
-        if (max_take(rule) or 0) > MAX_TAKE:
-            _fail(parser, game, f"--rule: the {rule} takes more than {MAX_TAKE:,} stones at once")
-        return Request(game, args.position, rule=args.rule, misere=args.misere)
-    if family == "tcg":
-        return Request(game, args.position, player=int(args.player), n=args.n)
-    if family == "footstep":
-        position = args.position if args.position is not None else f"{args.n},{args.n},0"
-        return Request(game, position, player=int(args.player), n=args.n, k=args.k)
-    if game == "geister":
-        return Request(game, args.position, time=args.time, depth=args.depth, seed=args.seed)
-    return Request(game, args.position, rule=getattr(args, "rule", None))
+    game = GAME_TYPES[args.game]
+    values = {parameter.name: parameter_value(args, parameter) for parameter in _options_of(game)}
+    position = args.position
+    if position is None:
+        assert game.default_position is not None  # --position is required otherwise
+        position = game.default_position(values)
+    player = int(args.player) if game.kind == "simultaneous" else None
+    return Request(game.name, position, player=player, values=tuple(values.items()))
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    request = _request(args, parser)
-    from solvers.advice.registry import advise
+    request = _request(args)
+    from solvers.advice.registry import RequestError, advise
 
     started = time.monotonic()
     last: Advice | None = None
@@ -209,6 +98,9 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         for advice in advise(request):
             last = advice
             _progress(advice, started)
+    except RequestError as error:  # beyond what the solver is asked: the option to change says so
+        _clear_progress()
+        _fail(parser, args.game, f"{error.option}: {error}")
     except ValueError as error:  # NotationError, InvalidPositionError: the position; ValueError: what it holds
         _clear_progress()
         _fail(parser, args.game, f"--position: {error}")

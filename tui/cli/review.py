@@ -116,7 +116,7 @@ def record_too_large(record: Record) -> str | None:
 
 def _nim_too_large(state: object) -> str | None:
     from core.impartial import HeapGameState
-    from tui.cli.solve.nim import MAX_HEAP, MAX_HEAPS, MAX_TAKE, longest_sequence
+    from solvers.grundy_limits import MAX_HEAP, MAX_HEAPS, MAX_TAKE, longest_sequence
 
     assert isinstance(state, HeapGameState)
     heaps, rule = state.heaps, state.rule

@@ -4,33 +4,23 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 from typing import TYPE_CHECKING
 
 from core.errors import NotationError
 from core.impartial import HeapMove, HeapRule, Nim, Octal, parse_heaps, parse_rule, parse_subtraction
+from solvers.grundy_limits import (
+    MAX_COMPUTED,
+    MAX_HEAP,
+    MAX_HEAPS,
+    MAX_TAKE,
+    MAX_UPTO,
+    longest_sequence,
+)
 from tui.cli.common import plural, whole_number
 
 if TYPE_CHECKING:
     from solvers.grundy import Analysis
 
-#: The largest heap `solve nim` analyses: each heap's moves are looked at one take at a time (40 heaps of 100,000
-#: in about 1 s).
-MAX_HEAP = 100_000
-#: Heaps in one position: the exact search (misere play of games other than Nim) keeps up to a million positions of
-#: this many heaps before it gives up: 100 heaps of Kayles took 950 MB and 13 s to say so.
-MAX_HEAPS = 100
-#: The longest Grundy sequence: 10,000,000 values of a periodic game take 280 MB and 2 s (the JSON lists them all).
-MAX_UPTO = 10_000_000
-#: Values computed one by one before a period is proven (after that the period is repeated): about 10 us each, so a
-#: million take about 12 s; a 50-value subtraction set up to 10,000 proves no period within them.
-MAX_COMPUTED = 1_000_000
-#: The largest take (subtraction value, or octal digit position): each value looks at every take, and a period can
-#: show only past about 4 times the largest. {1..10000} to 10,000,000 took 2.7 s; {1..100000} to 1,000,000, 172 s.
-MAX_TAKE = 10_000
-#: Games that split heaps cost about upto^2 / 2 array steps per splitting take (no period shortcut before one is
-#: proven): 0.6 to 50,000 took 5-10 s, and to 100,000 53 s; 10 splitting takes to 50,000, 31 s.
-MAX_SPLIT_WORK = 50_000**2
 #: Winning moves printed in the text report (the JSON lists them all).
 SHOWN_MOVES = 20
 
@@ -82,17 +72,6 @@ def rule_from(args: argparse.Namespace) -> HeapRule:
     if largest > MAX_TAKE:
         raise NotationError(f"the {rule} takes up to {largest:,} stones: at most {MAX_TAKE:,} here")
     return rule
-
-
-def longest_sequence(rule: HeapRule) -> tuple[int, str]:
-    """How far ``rule``'s Grundy sequence may be asked for, and why when it is less than ``MAX_UPTO``."""
-    if not isinstance(rule, Octal):
-        return MAX_UPTO, ""
-    splitting = sum(rule.allows(take, 2) for take in range(len(rule.digits)))
-    if not splitting:
-        return MAX_UPTO, ""
-    most = min(MAX_UPTO, math.isqrt(MAX_SPLIT_WORK // splitting))
-    return most, f" for a game that splits heaps at {splitting} take{'s' if splitting > 1 else ''}"
 
 
 def describe(move: HeapMove, heaps: tuple[int, ...]) -> str:
