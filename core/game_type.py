@@ -62,6 +62,8 @@ class Parameter:
     metavar: str | None = None
     #: A position says it (Nim's heaps; who moves first in Geister): commands that take a position take no option.
     in_position: bool = False
+    #: A match alternates it from game to game, as it does the sides (who moves first): no option of the arena.
+    alternated: bool = False
 
     @property
     def flag(self) -> bool:
@@ -115,6 +117,9 @@ class GameType:
     advice_summary: str = ""
     #: Options of its advice beyond the game's parameters (a search's time, depth and seed; a table's rule).
     advice_parameters: tuple[Parameter, ...] = ()
+    #: What the players (the app's, the arena's) are asked to play, beyond each parameter's own limits: raises
+    #: ``ValueError`` for values they would not finish with (Nim's heaps in a take-and-break game, say).
+    check_playable: Callable[[Mapping[str, Any]], None] = lambda values: None
     #: Its adviser, as ``"module:function"`` (imported on first use: core imports no solver): a function from a
     #: ``solvers.advice.registry.Request`` to the ``Advice`` on its position (improving ones, the last final).
     adviser: str | None = None

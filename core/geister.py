@@ -580,6 +580,7 @@ FIRST_PARAMETER = Parameter(
     Side.from_number,
     lambda side: str(side.number),
     in_position=True,
+    alternated=True,
 )
 _SUMMARIES = {
     "geister": "6x6 board, 4 blue and 4 red ghosts a side, colours hidden from the opponent",

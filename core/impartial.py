@@ -497,6 +497,30 @@ MISERE_PARAMETER = Parameter(
 )
 
 
+#: Limits of a position the players are asked to play (the app, the arena): the rows must fit the screen, and the
+#: advice's exact search (misere play of take-and-break games, the longest losing line) must stay under about a
+#: second and a half.
+MAX_PLAYED_HEAPS = 8
+MAX_PLAYED_HEAP = 40
+MAX_SPLIT_STONES = 30
+
+
+def check_played(heaps: Sequence[int], rule: HeapRule) -> None:
+    """Whether the players will play these heaps (not too many, not too big, something to take); else
+    ``InvalidPositionError`` says why."""
+    if not any(heaps):
+        raise InvalidPositionError("there must be at least one stone to take")
+    if len(heaps) > MAX_PLAYED_HEAPS:
+        raise InvalidPositionError(f"at most {MAX_PLAYED_HEAPS} heaps fit on the screen, not {len(heaps)}")
+    if max(heaps) > MAX_PLAYED_HEAP:
+        raise InvalidPositionError(f"a heap may hold at most {MAX_PLAYED_HEAP} stones, not {max(heaps)}")
+    if rule.can_split and sum(heaps) > MAX_SPLIT_STONES:
+        raise InvalidPositionError(
+            f"take-and-break games are played here with at most {MAX_SPLIT_STONES} stones in all "
+            f"(the advice's exact search grows fast), not {sum(heaps)}"
+        )
+
+
 def _heaps(state: Game[Any, Any]) -> HeapGameState:
     assert isinstance(state, HeapGameState), state
     return state
@@ -524,6 +548,7 @@ GAME_TYPES = (
         reviewer="solvers.review.nim:review",
         parameters=(HEAPS_PARAMETER, RULE_PARAMETER, MISERE_PARAMETER),
         state_name="heaps",
+        check_playable=lambda values: check_played(values["heaps"], values["rule"]),
         position_metavar="HEAPS",
         position_help="heap sizes, e.g. 3,4,5",
         advice_summary="the Sprague-Grundy verdict for the player to move: every winning move, or the longest "

@@ -20,7 +20,7 @@ from core.footstep import MAX_SOLVED_K as MAX_SOLVED_FOOTSTEP_K
 from core.footstep import MAX_SOLVED_N as MAX_SOLVED_FOOTSTEP_N
 from core.game import Side
 from core.geister import SEARCH_SECONDS, Colour, GeisterState, Setup, Variant, variant_by_name
-from core.impartial import HeapRule, Nim
+from core.impartial import MAX_PLAYED_HEAP, MAX_PLAYED_HEAPS, HeapRule, Nim, check_played
 from core.tcg import MAX_SOLVED_N as MAX_SOLVED_TCG_N
 from solvers.catalogue import UnknownPlayerError, player_entry, players_for
 
@@ -202,27 +202,17 @@ class TcgConfig:
 #: ``human``: two people at one keyboard; the others are catalogue players of ``nim``.
 NimOpponent = Literal["perfect", "random", "human"]
 NIM_OPPONENTS: tuple[NimOpponent, ...] = ("perfect", "random", "human")
-#: Limits of a position in the app: the rows must fit the screen, and the advice's exact search (misere play of
-#: take-and-break games, the longest losing line) must stay under about a second and a half.
-MAX_HEAPS = 8
-MAX_HEAP = 40
-MAX_SPLIT_STONES = 30
+#: Limits of a position in the app (``core.impartial.check_played``).
+MAX_HEAPS = MAX_PLAYED_HEAPS
+MAX_HEAP = MAX_PLAYED_HEAP
 
 
 def check_heaps(heaps: tuple[int, ...], rule: HeapRule) -> None:
     """Whether the app will play these heaps (not too many, not too big, something to take)."""
-    if not any(heaps):
-        raise ConfigError("there must be at least one stone to take", "--heaps")
-    if len(heaps) > MAX_HEAPS:
-        raise ConfigError(f"at most {MAX_HEAPS} heaps fit on the screen, not {len(heaps)}", "--heaps")
-    if max(heaps) > MAX_HEAP:
-        raise ConfigError(f"a heap may hold at most {MAX_HEAP} stones, not {max(heaps)}", "--heaps")
-    if rule.can_split and sum(heaps) > MAX_SPLIT_STONES:
-        raise ConfigError(
-            f"take-and-break games are played here with at most {MAX_SPLIT_STONES} stones in all "
-            f"(the advice's exact search grows fast), not {sum(heaps)}",
-            "--heaps",
-        )
+    try:
+        check_played(heaps, rule)
+    except ValueError as error:
+        raise ConfigError(str(error), "--heaps") from None
 
 
 @dataclass(frozen=True)

@@ -8,22 +8,15 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from core.errors import quoted
-from core.games import GAME_TYPES, load_game
-from core.impartial import parse_heaps, parse_rule
+from core.games import GAME_TYPES, Parameter, load_game
 from core.record import prepare_record_folder
 from solvers.catalogue import PLAYERS, players_for
+from tui.arguments import parameter_type
 from tui.cli.common import plural, real_number, seed_number, whole_number
-from tui.config import (
-    FOOTSTEP_MAX_K,
-    FOOTSTEP_MAX_N,
-    TCG_APP_MAX_N,
-    THINK_TIME_RANGE,
-    ConfigError,
-    check_heaps,
-)
+from tui.config import THINK_TIME_RANGE
 
 if TYPE_CHECKING:
     from solvers.arena import GameParams, MatchResult
@@ -79,19 +72,33 @@ def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
     arena.add_argument("--seed", type=seed_number, default=0, help="match seed: every game's seed derives from it")
     arena.add_argument("--save", metavar="DIR", help="save every game's record in DIR (game-0001.ngr, ...)")
     arena.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
-    options = arena.add_argument_group("the game's own options (tcg: --n; footstep: --n --k; nim: the rest)")
-    options.add_argument(
-        "--n",
-        type=whole_number(1, max(TCG_APP_MAX_N, FOOTSTEP_MAX_N)),
-        help=f"tcg: most points, 1..{TCG_APP_MAX_N} (default 3); footstep: points each, 1..{FOOTSTEP_MAX_N} "
-        "(default 50)",
-    )
-    options.add_argument(
-        "--k", type=whole_number(1, FOOTSTEP_MAX_K), help=f"footstep: steps to a goal, 1..{FOOTSTEP_MAX_K} (default 4)"
-    )
-    options.add_argument("--heaps", help="nim: stones per heap, e.g. 3,4,5 (the default)")
-    options.add_argument("--rule", help="nim: nim, kayles, dawsons-kayles, a subtraction set like {1,2,3}, or 0.77")
-    options.add_argument("--misere", action="store_true", default=None, help="nim: whoever takes the last stone loses")
+    options = arena.add_argument_group("the game's own options (each game takes only its own)")
+    for name, uses in _option_uses().items():
+        flag = all(parameter.flag for _, parameter in uses)
+        words = "; ".join(f"{', '.join(games)}: {parameter.help}" for parameter, games in _by_help(uses))
+        if flag:
+            options.add_argument(f"--{name}", action="store_true", default=None, help=words)
+        else:
+            options.add_argument(f"--{name}", metavar=uses[0][1].metavar or name.upper(), help=words)
+
+
+def _option_uses() -> dict[str, list[tuple[str, Parameter]]]:
+    """Every game parameter a match may set, by option name, with the games that take it (who moves first is
+    alternated, not set)."""
+    uses: dict[str, list[tuple[str, Parameter]]] = {}
+    for game in GAME_TYPES.values():
+        for parameter in game.parameters:
+            if not parameter.alternated:
+                uses.setdefault(parameter.name, []).append((game.name, parameter))
+    return uses
+
+
+def _by_help(uses: list[tuple[str, Parameter]]) -> list[tuple[Parameter, list[str]]]:
+    """The games that share one meaning of an option (the Geister variants, say), grouped."""
+    grouped: dict[str, tuple[Parameter, list[str]]] = {}
+    for game, parameter in uses:
+        grouped.setdefault(parameter.help, (parameter, []))[1].append(game)
+    return list(grouped.values())
 
 
 def _progress_bar(started: float, total: int) -> Callable[[MatchResult], None]:
@@ -115,25 +122,33 @@ def _progress_bar(started: float, total: int) -> Callable[[MatchResult], None]:
 
 
 def _params(args: argparse.Namespace) -> GameParams:
-    """The game's own options, checked by making one game with them (``ValueError`` says what is wrong)."""
+    """The game's own options, each read by its parameter (``ValueError`` says what is wrong, naming the option)."""
     from solvers.arena import GameParams
 
-    heaps = parse_heaps(args.heaps) if args.heaps is not None else None
-    params = GameParams.of(n=args.n, k=args.k, heaps=heaps, rule=args.rule, misere=args.misere)
-    try:
-        load_game(args.game, **dict(params.values))
-    except ValueError as error:
-        raise ValueError(f"{args.game}: {error}") from None
-    # The players solve or search each game as the app's do, so the app's limits hold (the parser's bound on --n is
-    # the larger of TCG's and Footstep's).
-    if args.game == "footstep" and args.n is not None and args.n > FOOTSTEP_MAX_N:
-        raise ValueError(f"footstep: --n must be 1..{FOOTSTEP_MAX_N}, not {args.n}")
-    if heaps is not None or args.rule is not None:
+    game = GAME_TYPES[args.game]
+    values: dict[str, Any] = {}
+    for name in _option_uses():
+        given = getattr(args, name, None)
+        if given is None:
+            continue
+        parameter = game.by_name.get(name)
+        if parameter is None or parameter.alternated:
+            takes = ", ".join(f"--{p.name}" for p in game.parameters if not p.alternated) or "none of them"
+            raise ValueError(f"{game.name} takes no --{name} (it takes {takes})")
+        if parameter.flag:
+            values[name] = True
+            continue
         try:
-            check_heaps(heaps or (3, 4, 5), parse_rule(args.rule or "nim"))
-        except ConfigError as error:
-            raise ValueError(f"{args.game}: {error.for_command_line()}") from None
-    return params
+            values[name] = parameter_type(parameter)(given)
+        except argparse.ArgumentTypeError as error:
+            raise ValueError(f"--{name}: {error}") from None
+    try:
+        # The players are the app's: the app's limits on what they play hold.
+        game.check_playable({p.name: values.get(p.name, p.default) for p in game.parameters})
+        load_game(game.name, **values)
+    except ValueError as error:
+        raise ValueError(f"{game.name}: {error}") from None
+    return GameParams.of(**values)
 
 
 def check_save_dir(folder: str) -> str | None:

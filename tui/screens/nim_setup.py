@@ -19,6 +19,7 @@ from core.game import Side
 from core.impartial import (
     DAWSONS_KAYLES,
     KAYLES,
+    MAX_SPLIT_STONES,
     HeapRule,
     Nim,
     Octal,
@@ -27,7 +28,7 @@ from core.impartial import (
     parse_heaps,
     parse_rule,
 )
-from tui.config import MAX_HEAP, MAX_HEAPS, MAX_SPLIT_STONES, NIM_OPPONENTS, ConfigError, NimConfig, check_heaps
+from tui.config import MAX_HEAP, MAX_HEAPS, NIM_OPPONENTS, ConfigError, NimConfig, check_heaps
 from tui.messages import OpenGame, ShowMenu
 from tui.screens.base import NashplayScreen
 from tui.widgets.choice import ChoiceButton
