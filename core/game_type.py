@@ -120,6 +120,9 @@ class GameType:
     #: What the players (the app's, the arena's) are asked to play, beyond each parameter's own limits: raises
     #: ``ValueError`` for values they would not finish with (Nim's heaps in a take-and-break game, say).
     check_playable: Callable[[Mapping[str, Any]], None] = lambda values: None
+    #: Its start is dealt by chance (Goofspiel's deck): ``new_state`` takes a ``seed``, which a match draws for each
+    #: game so that the same match seed plays the same games.
+    deals: bool = False
     #: Its adviser, as ``"module:function"`` (imported on first use: core imports no solver): a function from a
     #: ``solvers.advice.registry.Request`` to the ``Advice`` on its position (improving ones, the last final).
     adviser: str | None = None
@@ -137,14 +140,17 @@ class GameType:
     def __post_init__(self) -> None:
         object.__setattr__(self, "by_name", {parameter.name: parameter for parameter in self.parameters})
 
-    def start(self, **values: Any) -> Game[Any, Any]:
-        """A new game with these parameter values (the rest at their defaults). Raises ``ValueError`` for a
-        parameter the game does not take, and for values that do not fit."""
+    def start(self, *, seed: int | None = None, **values: Any) -> Game[Any, Any]:
+        """A new game with these parameter values (the rest at their defaults), dealt from ``seed`` if the game
+        deals (``deals``; fresh randomness without one). Raises ``ValueError`` for a parameter the game does not
+        take, and for values that do not fit."""
         unknown = sorted(set(values) - set(self.by_name))
         if unknown:
             takes = ", ".join(self.by_name) or "no parameters"
             raise ValueError(f"{self.name} takes no {', '.join(unknown)} (it takes: {takes})")
         filled = {parameter.name: values.get(parameter.name, parameter.default) for parameter in self.parameters}
+        if self.deals:
+            filled["seed"] = seed
         return self.new_state(**filled)
 
 

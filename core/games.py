@@ -32,7 +32,7 @@ __all__ = [
 ]
 
 #: Every game's own module, which describes it (its ``GAME_TYPES``): the one line a new game adds.
-GAME_MODULES = ("core.geister", "core.tcg", "core.footstep", "core.impartial")
+GAME_MODULES = ("core.geister", "core.tcg", "core.footstep", "core.impartial", "core.goofspiel")
 
 
 def _described() -> dict[str, GameType]:
@@ -67,14 +67,14 @@ def state_text(state: Game[Any, Any]) -> str:
     return game_type(state.game_name).state_text(state)
 
 
-def load_game(name: str, **parameters: Any) -> Game[Any, Any]:
+def load_game(name: str, *, seed: int | None = None, **parameters: Any) -> Game[Any, Any]:
     """A new game called ``name``, with its parameters (``None``: the default); a parameter the game does not take
     is refused.
 
     ``first``: who moves first in a Geister-family game (player 1 by default); ``n``: TCG's most points (3) or
     Footstep's points each (50); ``k``: Footstep's steps to a goal (4); ``heaps``, ``rule``, ``misere``: Nim's (a
-    rule may be given as its text). Raises ``UnknownGameError`` for a name it does not know and ``ValueError`` for
-    parameters that do not fit.
+    rule may be given as its text); ``cards``: Goofspiel's (5). ``seed`` deals a game that deals (Goofspiel's deck).
+    Raises ``UnknownGameError`` for a name it does not know and ``ValueError`` for parameters that do not fit.
     """
     game = game_type(name)
     given = {key: value for key, value in parameters.items() if value is not None}
@@ -82,4 +82,4 @@ def load_game(name: str, **parameters: Any) -> Game[Any, Any]:
         parameter = game.by_name.get(key)
         if parameter is not None and isinstance(value, str) and not parameter.flag:
             given[key] = parameter.parse(value)
-    return game.start(**given)
+    return game.start(seed=seed, **given)

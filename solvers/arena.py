@@ -119,7 +119,7 @@ def _new_game(spec: GameSpec) -> Any:
     values = dict(spec.params.values)
     if "first" in game_type(spec.game).by_name:  # who moves first alternates, as the sides do
         values["first"] = spec.first
-    return load_game(spec.game, **values)
+    return load_game(spec.game, seed=spec.seed, **values)
 
 
 def play_game(spec: GameSpec) -> GameResult:

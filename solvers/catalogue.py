@@ -84,9 +84,9 @@ PLAYERS: dict[str, PlayerEntry] = _entries(
     PlayerEntry(
         "random",
         "uniformly random legal moves",
-        (*GEISTER_FAMILY, "tcg", "footstep", "nim"),
+        tuple(GAME_TYPES),
         "app",
-        dict.fromkeys(("geister", "tcg", "footstep", "nim"), "solvers.players:RandomPlayer"),
+        dict.fromkeys({game.family for game in GAME_TYPES.values()}, "solvers.players:RandomPlayer"),
     ),
     PlayerEntry(
         "chototsu",
@@ -211,9 +211,13 @@ PLAYERS: dict[str, PlayerEntry] = _entries(
     PlayerEntry(
         "equilibrium",
         "plays the exact equilibrium mix, drawing its action at random",
-        ("tcg", "footstep"),
+        ("tcg", "footstep", "goofspiel"),
         "app",
-        {"tcg": "solvers.tcg:EquilibriumPlayer", "footstep": "solvers.footstep:EquilibriumPlayer"},
+        {
+            "tcg": "solvers.tcg:EquilibriumPlayer",
+            "footstep": "solvers.footstep:EquilibriumPlayer",
+            "goofspiel": "solvers.goofspiel:GoofspielEquilibriumPlayer",
+        },
     ),
     PlayerEntry(
         "learner",
@@ -241,6 +245,7 @@ STRONGEST: dict[str, str] = {
     "tcg": "equilibrium",
     "footstep": "equilibrium",
     "nim": "perfect",
+    "goofspiel": "equilibrium",
 }
 
 

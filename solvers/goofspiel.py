@@ -37,7 +37,7 @@ import json
 import random
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -230,6 +230,8 @@ class _Tables:
 
 
 _TABLES = _Tables()
+#: Told how far a solve has come: table entries done, and in all.
+Progress = Callable[[int, int], None]
 
 
 def _missing_below(keys: IntArray, level: int, tables: _Tables) -> dict[int, IntArray]:
@@ -318,13 +320,21 @@ def _game_values(games: FloatArray) -> FloatArray:
     return out
 
 
-def _fill(keys: IntArray, level: int, tables: _Tables) -> int:
+def _fill(keys: IntArray, level: int, tables: _Tables, progress: Progress | None = None) -> int:
     """Solve whatever ``keys`` (``level`` cards in hand) need that the tables lack; returns how many positions that
-    took."""
+    took. ``progress(done, total)`` is told, in table entries, after each level (the last levels take the most)."""
     before = tables.positions
     started = time.perf_counter()
-    for below, level_keys in sorted(_missing_below(keys, level, tables).items()):
+    missing = sorted(_missing_below(keys, level, tables).items())
+    total = sum(level_keys.size for _, level_keys in missing)
+    done = 0
+    for below, level_keys in missing:
+        if progress is not None:
+            progress(done, total)
         _solve_level(below, level_keys, tables)
+        done += level_keys.size
+    if progress is not None:
+        progress(total, total)
     tables.seconds += time.perf_counter() - started
     return tables.positions - before
 
@@ -411,14 +421,14 @@ def solve_position(position: GoofspielPosition | str, cards: int = DEFAULT_CARDS
     )
 
 
-def game_value(cards: int = DEFAULT_CARDS) -> float:
+def game_value(cards: int = DEFAULT_CARDS, progress: Progress | None = None) -> float:
     """Player 1's value of the whole ``N``-card game: the mean over the first prize turned up (0 by symmetry, up to
-    rounding: a check on the solver rather than news)."""
+    rounding: a check on the solver rather than news). ``progress`` as ``_fill`` tells it."""
     check_cards(cards)
     everything = _mask(frozenset(range(1, cards + 1)))
     hand1, hand2 = _renumber(everything, everything)
     key = np.array([_pack(hand1, hand2, everything, 0)], dtype=np.int64)
-    _fill(key, cards, _TABLES)
+    _fill(key, cards, _TABLES, progress)
     return float(_TABLES.values(cards, key)[0])
 
 

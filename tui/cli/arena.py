@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from core.errors import quoted
-from core.games import GAME_TYPES, Parameter, load_game
+from core.games import GAME_TYPES, Parameter, load_game, units_of
 from core.record import prepare_record_folder
 from solvers.catalogue import PLAYERS, players_for
 from tui.arguments import parameter_type
@@ -169,7 +169,8 @@ def report(match: MatchResult) -> str:
         budget = f"depth {match.limit.iterations} per move"
     else:
         budget = f"{plural(match.limit.playouts or 0, 'playout')} per move"
-    lines = [f"{plural(data['games'], 'game')}, {budget}; average {data['avg_plies']} plies per game", ""]
+    many = units_of(match.game)[1]
+    lines = [f"{plural(data['games'], 'game')}, {budget}; average {data['avg_plies']} {many} per game", ""]
     lines.append(f"{'player':<10} {'wins':>5} {'draws':>5} {'losses':>6} {'win rate':>8}   95% CI (Wilson)    won by")
     for name, row in data["players"].items():
         lo, hi = row["ci95"]

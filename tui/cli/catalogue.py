@@ -7,6 +7,7 @@ import argparse
 import json
 from typing import Any
 
+from core.games import GAME_TYPES
 from solvers.catalogue import PLAYERS, STRONGEST, players_for
 from tui.games import GAMES
 
@@ -26,14 +27,19 @@ def catalogue() -> dict[str, Any]:
     return {
         "games": [
             {
-                "name": entry.name,
-                "title": entry.title,
-                "kind": entry.game.kind,
-                "family": entry.game.family,
-                "summary": entry.game.summary,
-                "players": [player.name for player in players_for(entry.name)],
+                "name": game.name,
+                "title": GAMES[name].title if name in GAMES else game.title,
+                "kind": game.kind,
+                "family": game.family,
+                "summary": game.summary,
+                "players": [player.name for player in players_for(name)],
+                # Whether the app plays it (``nashplay play``); every game has the commands.
+                "app": name in GAMES,
             }
-            for entry in GAMES.values()
+            # The app's order first (its menu's), then the games only the commands play.
+            for name, game in (
+                (name, GAME_TYPES[name]) for name in (*GAMES, *(n for n in GAME_TYPES if n not in GAMES))
+            )
         ],
         "players": [
             {
@@ -57,7 +63,8 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     for game in data["games"]:
         best = data["strongest"][game["name"]]
         others = [name for name in game["players"] if name != best]
-        print(f"  {game['name']:<22} {game['title']}: {game['summary']}")
+        summary = game["summary"] + ("" if game["app"] else " (commands only: analyse, solve, arena, review)")
+        print(f"  {game['name']:<22} {game['title']}: {summary}")
         print(f"  {'':<22} players: {best} (strongest), {', '.join(others)}")
     print("\nPlayers:")
     for player in data["players"]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
-from tui.cli.solve import endgame, footstep, mini_geister, nim, tcg
+from tui.cli.solve import endgame, footstep, goofspiel, mini_geister, nim, tcg
 
 Handler = Callable[[argparse.Namespace, argparse.ArgumentParser], int]
 
@@ -19,6 +19,7 @@ HANDLERS: dict[str, Handler] = {
     "mini-geister-3v2": mini_geister.run,
     "footstep": footstep.run,
     "geister-endgame": endgame.run,
+    "goofspiel": goofspiel.run,
 }
 
 
@@ -29,7 +30,7 @@ def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
         description="Solve a game exactly and print what the source documents publish, so you can check us.",
     )
     solvers = solve.add_subparsers(dest="solver", metavar="GAME", required=True)
-    for module in (tcg, nim, mini_geister, footstep, endgame):
+    for module in (tcg, nim, mini_geister, footstep, endgame, goofspiel):
         module.add_commands(solvers)
 
 

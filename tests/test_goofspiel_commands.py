@@ -1,0 +1,118 @@
+"""Goofspiel through the game descriptor: ``analyse``, ``solve``, ``arena``, ``review`` and records, checked by
+derivation (the solver's figures are recomputed here by hand or by symmetry, never read from a fixture)."""
+
+from __future__ import annotations
+
+import json
+from itertools import product
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from core.games import load_game
+from core.goofspiel import GoofspielState
+from core.record import Record
+from tui.cli import main
+
+
+def run_json(argv: list[str], capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
+    assert main([*argv, "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert err == "" and out.count("\n") == 1
+    data: dict[str, Any] = json.loads(out)
+    return data
+
+
+def refused(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    assert info.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and "Traceback" not in err
+    return err
+
+
+def test_analyse_with_one_round_left_knows_the_bids_are_forced(capsys: pytest.CaptureFixture[str]) -> None:
+    # One card each: 4 against 2 for the 5 turned up, player 1 behind by 3: it takes the 5 and wins by 2.
+    advice = run_json(["analyse", "goofspiel", "--cards", "5", "--position", "4/2/-/5/-3"], capsys)
+    assert advice["value"] == 1.0 and advice["result"] == "win" and advice["in"] == 1
+    assert advice["moves"] == [{"move": "4", "value": 1.0, "probability": 1.0}]
+    loser = run_json(["analyse", "goofspiel", "--cards", "5", "--position", "4/2/-/5/-3", "--for", "2"], capsys)
+    assert loser["value"] == -1.0 and loser["result"] == "loss"
+
+
+def test_analyse_by_hand_two_cards_match_the_prize(capsys: pytest.CaptureFixture[str]) -> None:
+    # N = 2, the 2 turned up: bidding 2 takes it or ties, so 2 is every player's only sensible bid (a tie, then the
+    # 1s tie too: a draw). Bidding 1 against 2 gives up the 2 and gets the 1: a loss. Value 0.
+    advice = run_json(["analyse", "goofspiel", "--cards", "2", "--position", "12/12/1/2/+0"], capsys)
+    assert advice["value"] == pytest.approx(0.0, abs=1e-9)
+    mix = {line["move"]: line["probability"] for line in advice["moves"]}
+    assert mix == pytest.approx({"2": 1.0, "1": 0.0})
+    assert advice["mixes"]["2"] == pytest.approx({"1": 0.0, "2": 1.0})
+
+
+def test_analyse_the_issues_example_is_the_negative_of_its_mirror(capsys: pytest.CaptureFixture[str]) -> None:
+    # Swapping the hands and the lead's sign swaps the players: the value for player 1 there is player 2's here.
+    one = run_json(["analyse", "goofspiel", "--cards", "5", "--position", "235/145/24/3/+1"], capsys)
+    mirror = run_json(["analyse", "goofspiel", "--cards", "5", "--position", "145/235/24/3/-1", "--for", "2"], capsys)
+    assert one["value"] == pytest.approx(mirror["value"], abs=1e-9)
+    assert sum(line["probability"] for line in one["moves"]) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["--cards", "9"], "--cards must be 1..8"),
+        (["--position", "23/145/24/3/+1"], "--position"),
+        (["--position", "235/145/24/3/+1", "--n", "3"], "unrecognized arguments"),
+    ],
+)
+def test_analyse_refuses_in_one_line(argv: list[str], words: str, capsys: pytest.CaptureFixture[str]) -> None:
+    base = ["analyse", "goofspiel"] + ([] if "--position" in argv else ["--position", "4/2/-/5/-3"])
+    assert words in refused([*base, *argv], capsys)
+
+
+@pytest.mark.parametrize("cards", [1, 2, 3, 4])
+def test_solve_gives_value_zero_by_symmetry(cards: int, capsys: pytest.CaptureFixture[str]) -> None:
+    solved = run_json(["solve", "goofspiel", "--cards", str(cards)], capsys)
+    assert solved["value"] == pytest.approx(0.0, abs=1e-9)
+    for first in solved["first_round"].values():
+        assert first["value"] == pytest.approx(0.0, abs=1e-9)  # each first prize: the same hands, no lead
+        assert sum(first["mix1"].values()) == pytest.approx(1.0)
+
+
+def test_an_arena_match_is_the_same_from_the_same_seed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for folder in ("a", "b"):
+        argv = ["arena", "goofspiel", "--players", "equilibrium,random", "--games", "4", "--cards", "4"]
+        assert main([*argv, "--seed", "7", "--workers", "1", "--save", str(tmp_path / folder), "--json"]) == 0
+    capsys.readouterr()
+    texts = [sorted(p.read_text() for p in (tmp_path / folder).glob("*.ngr")) for folder in ("a", "b")]
+    assert texts[0] == texts[1] and len(texts[0]) == 4
+    decks = {Record.parse(text).tags["Deck"] for text in texts[0]}
+    assert len(decks) > 1  # each game dealt from its own seed
+
+
+def test_a_record_keeps_the_deck_and_reviews_every_bid(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    state = load_game("goofspiel", cards=3, seed=11)
+    assert isinstance(state, GoofspielState)
+    for bids in ((3, 1), (1, 2), (2, 3)):
+        state.apply_joint(bids)
+    path = tmp_path / "game.ngr"
+    Record.from_state(state, {"Player1": "a", "Player2": "b"}).save(path)
+    review = run_json(["review", str(path)], capsys)
+    assert len(review["moves"]) == 6 and {m["player"] for m in review["moves"]} == {1, 2}
+    # Every value lies between a loss and a win, and no bid is worth more than the position promised.
+    for move in review["moves"]:
+        assert -1 - 1e-9 <= move["value_after"] <= move["value_before"] + 1e-9 <= 1 + 2e-9
+
+
+def test_every_deal_of_three_cards_replays_from_its_record() -> None:
+    for deck in product(range(1, 4), repeat=3):
+        if len(set(deck)) < 3:
+            continue
+        state = GoofspielState(3, deck=deck)
+        for bids in ((1, 1), (2, 3), (3, 2)):
+            state.apply_joint(bids)
+        replayed = Record.parse(Record.from_state(state).to_text()).replay_states()[-1]
+        assert replayed.outcome() == state.outcome()

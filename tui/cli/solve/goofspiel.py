@@ -1,0 +1,91 @@
+"""``nashplay solve goofspiel``: the whole game solved by backward induction, its value, and the first round's
+equilibrium bids for each prize that may be turned up first."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable
+
+from core.goofspiel import CARDS_PARAMETER, MAX_SOLVED_CARDS
+from tui.arguments import parameter_type
+
+
+def add_commands(solvers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    goofspiel = solvers.add_parser(
+        "goofspiel",
+        help="Goofspiel: the exact equilibrium of the whole game and its first bids",
+        description="Backward induction with a matrix game per position (the next prize drawn at random from the "
+        f"deck): the game's value and each first prize's equilibrium bids. N = {MAX_SOLVED_CARDS} takes about half "
+        "a minute.",
+    )
+    goofspiel.add_argument(
+        "--cards", type=parameter_type(CARDS_PARAMETER), default=CARDS_PARAMETER.default, help=CARDS_PARAMETER.help
+    )
+    goofspiel.add_argument("--json", action="store_true", help="one JSON object instead of the table")
+
+
+def _stderr_progress() -> Callable[[int, int], None] | None:
+    """A progress line on stderr after half a second (only on a terminal, so pipes and JSON stay clean)."""
+    if not sys.stderr.isatty():
+        return None
+    started = time.monotonic()
+
+    def show(done: int, total: int) -> None:
+        if time.monotonic() - started > 0.5 and total:
+            width = 30
+            filled = width * done // total
+            bar = "#" * filled + "." * (width - filled)
+            print(f"\rsolving: [{bar}] {done:,}/{total:,} positions", end="", file=sys.stderr, flush=True)
+
+    return show
+
+
+def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from core.game import Side
+    from core.goofspiel import GoofspielPosition
+    from solvers.goofspiel import game_value, solve_position, solver_stats
+
+    cards: int = args.cards
+    started = time.perf_counter()
+    value = game_value(cards, progress=_stderr_progress())
+    seconds = time.perf_counter() - started
+    if sys.stderr.isatty():
+        print("\r" + " " * 70 + "\r", end="", file=sys.stderr, flush=True)
+    first = {up: solve_position(GoofspielPosition.start(cards, up)) for up in range(1, cards + 1)}
+    stats = solver_stats()
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "game": "goofspiel",
+                    "cards": cards,
+                    "value": value,
+                    "seconds": round(seconds, 3),
+                    "positions": stats.positions,
+                    "first_round": {
+                        str(up): {
+                            "value": solution.value,
+                            "mix1": {str(c): p for c, p in solution.mix(Side.P1).items()},
+                            "mix2": {str(c): p for c, p in solution.mix(Side.P2).items()},
+                        }
+                        for up, solution in first.items()
+                    },
+                }
+            )
+        )
+        return 0
+    print(
+        f"Goofspiel, N = {cards}: value {(value if abs(value) >= 5e-7 else 0.0):+.6f} for player 1 (0 by symmetry), "
+        f"{stats.positions:,} positions solved in {seconds:.2f} s"
+    )
+    print(
+        "\nPlayer 1's equilibrium bids in the first round, by the prize turned up (the position is symmetric: player "
+        "2 has the same optimal mixes)"
+    )
+    for up, solution in first.items():
+        mix = ", ".join(f"{card} {p:.1%}" for card, p in solution.mix(Side.P1).items() if p > 1e-9)
+        print(f"  prize {up}: {mix}")
+    return 0
