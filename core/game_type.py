@@ -120,6 +120,8 @@ class GameType:
     #: What the players (the app's, the arena's) are asked to play, beyond each parameter's own limits: raises
     #: ``ValueError`` for values they would not finish with (Nim's heaps in a take-and-break game, say).
     check_playable: Callable[[Mapping[str, Any]], None] = lambda values: None
+    #: The parameter ``check_playable`` judges (its option is what to change), if one.
+    playable_parameter: str | None = None
     #: Its start is dealt by chance (Goofspiel's deck): ``new_state`` takes a ``seed``, which a match draws for each
     #: game so that the same match seed plays the same games.
     deals: bool = False
@@ -159,7 +161,8 @@ def whole_number_parser(what: str, low: int, high: int) -> Callable[[str], int]:
 
     def parse(text: str) -> int:
         cleaned = text.strip()
-        if not cleaned.isdigit() or len(cleaned.lstrip("0")) > len(str(high)) or not low <= int(cleaned) <= high:
+        digits = cleaned.isascii() and cleaned.isdigit()
+        if not digits or len(cleaned.lstrip("0")) > len(str(high)) or not low <= int(cleaned) <= high:
             raise ValueError(f"{what} is a whole number from {low} to {high}, not {clipped(quoted(text))}")
         return int(cleaned)
 

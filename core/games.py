@@ -80,6 +80,6 @@ def load_game(name: str, *, seed: int | None = None, **parameters: Any) -> Game[
     given = {key: value for key, value in parameters.items() if value is not None}
     for key, value in given.items():
         parameter = game.by_name.get(key)
-        if parameter is not None and isinstance(value, str) and not parameter.flag:
+        if parameter is not None and isinstance(value, str):
             given[key] = parameter.parse(value)
     return game.start(seed=seed, **given)

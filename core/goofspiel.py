@@ -576,7 +576,9 @@ def _goofspiel(state: Game[Any, Any]) -> GoofspielState:
 
 
 def _parse_deck(text: str, cards: int) -> tuple[int, ...]:
-    if not text.isdigit() or len(text) > cards:
+    if text == "":
+        return ()  # a game that started over: no prize left to turn up
+    if not (text.isascii() and text.isdigit()) or len(text) > cards:
         raise NotationError(
             f"a deck is the prizes in the order they are turned up, e.g. '31524', not {clipped(quoted(text))}"
         )

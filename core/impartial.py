@@ -549,6 +549,7 @@ GAME_TYPES = (
         parameters=(HEAPS_PARAMETER, RULE_PARAMETER, MISERE_PARAMETER),
         state_name="heaps",
         check_playable=lambda values: check_played(values["heaps"], values["rule"]),
+        playable_parameter="heaps",
         position_metavar="HEAPS",
         position_help="heap sizes, e.g. 3,4,5",
         advice_summary="the Sprague-Grundy verdict for the player to move: every winning move, or the longest "

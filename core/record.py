@@ -7,8 +7,9 @@ wrote.
 
 Every game has records. The Geister family's tags are its set-ups and start (``new_game``, ``replay``: typed
 ``GeisterState``); the other games' (``new_state``, ``replay_states``: any ``core.game.Game``) are their parameters
-(``N`` for TCG; ``N`` and ``K`` for Footstep; ``Rule`` and ``Misere`` for Nim) and the ``Start`` state in the
-game's notation; a simultaneous round is one token with both actions (``ca``, ``3:5``), numbered as a move.
+(``N`` for TCG; ``N`` and ``K`` for Footstep; ``Rule`` and ``Misere`` for Nim; ``Cards`` for Goofspiel, with the
+order its prizes came up in, ``Deck``) and the ``Start`` state in the game's notation, each as its descriptor says
+(``core.game_type``); a simultaneous round is one token with both actions (``ca``, ``3:5``), numbered as a move.
 Footstep results are the points (``2-0``, ``0-1``, ``0-0``).
 """
 
@@ -207,12 +208,12 @@ class Record:
         """The state before the first move of any game, from the tags (``GameType.from_tags``)."""
         from core.games import game_type
 
+        if "Game" not in self.tags:
+            raise RecordError('a record needs its game: [Game "geister"]')
         try:
             return game_type(self.tags["Game"]).from_tags(self.tags)
         except RecordError:
             raise
-        except KeyError:
-            raise RecordError('a record needs its game: [Game "geister"]') from None
         except ValueError as error:  # NotationError, InvalidPositionError, parameters that do not fit
             raise RecordError(f"cannot set up the game: {error}") from None
 

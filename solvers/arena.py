@@ -58,7 +58,7 @@ class GameParams:
 
 
 #: No parameters: every one at its game's default.
-DEFAULTS = GameParams()
+NO_PARAMS = GameParams()
 
 
 @dataclass(frozen=True)
@@ -72,7 +72,7 @@ class GameSpec:
     first: Side
     seed: int
     limit: Limit
-    params: GameParams = DEFAULTS
+    params: GameParams = NO_PARAMS
     save_dir: str | None = None
     #: The pairing's earlier games, for players that learn their opponent (``use_profile``): each record's text
     #: and the side player A played in it.
@@ -187,7 +187,7 @@ def game_specs(
     limit: Limit,
     seed: int = 0,
     save_dir: str | None = None,
-    params: GameParams = DEFAULTS,
+    params: GameParams = NO_PARAMS,
     a_side: Side | None = None,
     first: Side | None = None,
 ) -> list[GameSpec]:
@@ -274,7 +274,7 @@ def run_match(
     seed: int = 0,
     save_dir: str | None = None,
     progress: Callable[[MatchResult], None] | None = None,
-    params: GameParams = DEFAULTS,
+    params: GameParams = NO_PARAMS,
     a_side: Side | None = None,
     first: Side | None = None,
 ) -> MatchResult:

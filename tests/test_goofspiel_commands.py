@@ -116,3 +116,24 @@ def test_every_deal_of_three_cards_replays_from_its_record() -> None:
             state.apply_joint(bids)
         replayed = Record.parse(Record.from_state(state).to_text()).replay_states()[-1]
         assert replayed.outcome() == state.outcome()
+
+
+def test_a_record_of_more_cards_than_the_solver_takes_is_refused_before_solving(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "nine.ngr"
+    path.write_text(
+        '[Game "goofspiel"]\n[Cards "9"]\n[Start "123456789/123456789/12345678/9/+0"]\n[Deck "912345678"]\n\n*\n'
+    )
+    assert "the review solves cards from 1 to 8" in refused(["review", str(path)], capsys)
+
+
+def test_a_game_that_starts_finished_keeps_an_empty_deck_in_its_record() -> None:
+    state = GoofspielState.from_text("-/-/-/-/+2", 3)
+    record = Record.parse(Record.from_state(state).to_text())
+    assert record.tags["Deck"] == "" and record.replay_states()[-1].outcome() == state.outcome()
+
+
+def test_the_arena_names_the_option_a_playable_check_refuses(capsys: pytest.CaptureFixture[str]) -> None:
+    error = refused(["arena", "nim", "--players", "random,perfect", "--heaps", "50", "--games", "1"], capsys)
+    assert "nim: --heaps: a heap may hold at most 40 stones" in error

@@ -80,7 +80,6 @@ def from_request(request: Request) -> Iterator[Advice]:
     positions within what the solver is asked (``solvers.grundy_limits``; ``RequestError`` names the option)."""
     from core.impartial import parse_heaps
     from solvers.advice.registry import RequestError
-    from solvers.grundy import max_take
     from solvers.grundy_limits import MAX_HEAP, MAX_HEAPS, MAX_TAKE, longest_sequence
 
     heaps = parse_heaps(request.position)
@@ -93,6 +92,8 @@ def from_request(request: Request) -> Iterator[Advice]:
     largest = min(MAX_HEAP, largest)
     if max(heaps) > largest:
         raise RequestError(f"heaps of at most {largest:,} stones{why}, not {max(heaps):,}")
+    from solvers.grundy import max_take  # numpy: only once the cheap checks passed
+
     if (max_take(rule) or 0) > MAX_TAKE:
         raise RequestError(f"the {rule} takes more than {MAX_TAKE:,} stones at once", "--rule")
     yield advise(heaps, rule, request.value("misere"))

@@ -1,7 +1,8 @@
 """The advice on a position of any game, as ``nashplay analyse`` asks for it.
 
 Each game names its adviser in its descriptor (``GameType.adviser``): a function in its own module
-(``solvers.advice.geister``, ``.mini_geister``, ``.tcg``, ``.footstep``, ``.nim``) that reads a ``Request``
+(``solvers.advice.geister``, ``.mini_geister``, ``.tcg``, ``.footstep``, ``.nim``, ``.goofspiel``) that reads a
+``Request``
 (position text and options, as the command line has them), checks the position with the game's own parser, and
 advises. Nothing heavy is imported until a request runs: the advisers (numpy, the solvers, the compiled search) load
 then, so the command line can read this module for ``--help``.

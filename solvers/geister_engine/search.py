@@ -159,8 +159,8 @@ MAX_PLY = 64
 #: The transposition table holds ``2 ** TT_BITS`` entries.
 TT_BITS = 20
 
-# TT entry: value + 2**21 in bits 0-21 (values lie within +-INF), depth + 1 in 22-29, bound in 30-31, move + 1 in
-# 32-45, the search's generation (``C_GENERATION``, below 2**16) in 46-61.
+# TT entry: value + 2**21 in bits 0-21 (values lie within +-(INF + MAX_PLY) after the mate-distance shift), depth + 1
+# in 22-29, bound in 30-31, move + 1 in 32-45, the search's generation (``C_GENERATION``, below 2**16) in 46-61.
 _EXACT = 0
 _LOWER = 1
 _UPPER = 2

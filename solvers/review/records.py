@@ -13,16 +13,14 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
-from core.errors import RecordError
+from core.errors import NotationError, RecordError
 from core.game import Game
 from core.games import GAME_TYPES
 from core.record import Record
 from solvers.review import DEFAULT_TIME, Review
 from solvers.review.judging import Budget, Tick
 
-__all__ = ["DEFAULT_TIME", "ReviewCancelled", "entries_of", "review_record"]
-
-#: Seconds Geister's search spends on each move unless told otherwise.
+__all__ = ["DEFAULT_TIME", "ReviewCancelled", "beyond_limits", "entries_of", "review_record"]
 
 
 #: A game's judge (``GameType.reviewer``): the record, its replayed states, the tick, what a search may spend.
@@ -36,6 +34,51 @@ class ReviewCancelled(Exception):  # noqa: N818 (the name the app and the screen
 def entries_of(record: Record) -> int:
     """How many entries the review of ``record`` has: one a move, two a round in a simultaneous game."""
     return len(record.moves) * (2 if record.game_kind == "simultaneous" else 1)
+
+
+def beyond_limits(record: Record) -> str | None:
+    """Why the record's game is beyond what the review solves (the app's bounds), or ``None``: a record's tags are
+    read before anything is solved, so that a hostile file cannot ask for a table of a million states."""
+    game = GAME_TYPES.get(record.tags.get("Game", ""))
+    if game is None:
+        return None  # replaying the record says what is wrong
+    try:
+        state = record.new_state()
+    except NotationError as error:
+        return str(error)
+    values = game.values_of(state)
+    for parameter in game.parameters:
+        value = values.get(parameter.name)
+        if parameter.limits is None or value is None:
+            continue
+        low, high = parameter.limits
+        if not low <= value <= high:
+            return (
+                f"the record's {game.title} has {parameter.name} = {value}: the review solves {parameter.name} from "
+                f"{low:g} to {high:g}"
+            )
+    if game.name == "nim":  # the Sprague-Grundy solver's own limits
+        return _nim_too_large(state)
+    return None
+
+
+def _nim_too_large(state: object) -> str | None:
+    from core.impartial import HeapGameState
+    from solvers.grundy_limits import MAX_HEAP, MAX_HEAPS, MAX_TAKE, longest_sequence
+
+    assert isinstance(state, HeapGameState)
+    heaps, rule = state.heaps, state.rule
+    if len(heaps) > MAX_HEAPS:
+        return f"the record's Nim has {len(heaps):,} heaps: the review takes at most {MAX_HEAPS}"
+    largest, why = longest_sequence(rule)
+    largest = min(MAX_HEAP, largest)
+    if max(heaps, default=0) > largest:
+        return f"the record's Nim has a heap of {max(heaps):,} stones: at most {largest:,}{why}"
+    from solvers.grundy import max_take  # numpy: only once the record is read
+
+    if (max_take(rule) or 0) > MAX_TAKE:
+        return f"the record's {rule} takes more than {MAX_TAKE:,} stones at once"
+    return None
 
 
 def review_record(
@@ -55,6 +98,9 @@ def review_record(
     game = GAME_TYPES.get(name)
     if game is None:
         raise RecordError(f"no game called {name[:40]!r}: expected one of {', '.join(GAME_TYPES)}")
+    too_large = beyond_limits(record)
+    if too_large is not None:
+        raise RecordError(too_large)
     states = record.replay_states()
     total = entries_of(record)
     done = 0

@@ -2,12 +2,13 @@
 
 Every game takes only its own options (one sub-command each, as ``play`` has). The advice comes from
 ``solvers.advice.registry``: Geister's strongest search for ``--time`` seconds (or to a fixed ``--depth``), the solved
-tables for the Mini-Geister variants, the exact equilibria of TCG and Footstep, Sprague-Grundy for Nim. The output is
-a few lines (the suggestion, forced results first and in words, each move with its value or probability, the result
-if proven), or with ``--json`` exactly one JSON object (``Advice.to_json``).
+tables for the Mini-Geister variants, the exact equilibria of TCG, Footstep and Goofspiel, Sprague-Grundy for Nim.
+The options are each game's descriptor's (``core.game_type``): its parameters, its advice's, and its position. The
+output is a few lines (the suggestion, forced results first and in words, each move with its value or probability,
+the result if proven), or with ``--json`` exactly one JSON object (``Advice.to_json``).
 
-Nothing heavy is imported here: the adviser (numpy, the solvers, the compiled search) loads once a position is
-checked, so ``--help`` and argument errors answer at once.
+Nothing heavy is imported here: the adviser (numpy, the solvers, the compiled search) loads once the options are
+read, so ``--help`` and argument errors answer at once.
 """
 
 from __future__ import annotations

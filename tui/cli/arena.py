@@ -145,6 +145,10 @@ def _params(args: argparse.Namespace) -> GameParams:
     try:
         # The players are the app's: the app's limits on what they play hold.
         game.check_playable({p.name: values.get(p.name, p.default) for p in game.parameters})
+    except ValueError as error:
+        option = f"--{game.playable_parameter}: " if game.playable_parameter else ""
+        raise ValueError(f"{game.name}: {option}{error}") from None
+    try:
         load_game(game.name, **values)
     except ValueError as error:
         raise ValueError(f"{game.name}: {error}") from None

@@ -23,7 +23,7 @@ from core.record import Record
 from solvers.review import MARKS, THRESHOLDS, VERDICTS
 from solvers.review.records import DEFAULT_TIME
 from tui.cli.common import file_problem, plural, real_number, whole_number
-from tui.config import FOOTSTEP_MAX_K, FOOTSTEP_MAX_N, TCG_APP_MAX_N, THINK_TIME_RANGE
+from tui.config import THINK_TIME_RANGE
 
 if TYPE_CHECKING:
     from solvers.review import MoveReview, Review
@@ -90,49 +90,6 @@ def _fail(parser: argparse.ArgumentParser, message: str) -> NoReturn:
     parser.exit(2, f"nashplay review: error: {message}\n")
 
 
-def record_too_large(record: Record) -> str | None:
-    """Why the record's game is beyond what the review solves (the app's bounds), or ``None``: a record's tags are
-    read before anything is solved, so that a hostile file cannot ask for a table of a million states."""
-    game = GAME_TYPES.get(record.tags.get("Game", ""))
-    if game is None:
-        return None  # replaying the record says what is wrong
-    try:
-        state = record.new_state()
-    except NotationError as error:
-        return str(error)
-    n, k = getattr(state, "n", None), getattr(state, "k", None)
-    if game.family == "tcg" and isinstance(n, int) and n > TCG_APP_MAX_N:
-        return f"the record's TCG has n = {n}: the review solves n up to {TCG_APP_MAX_N}"
-    too_many = (isinstance(n, int) and n > FOOTSTEP_MAX_N) or (isinstance(k, int) and k > FOOTSTEP_MAX_K)
-    if game.family == "footstep" and too_many:
-        return (
-            f"the record's Footstep has n = {n}, k = {k}: the review solves n up to {FOOTSTEP_MAX_N}, "
-            f"k up to {FOOTSTEP_MAX_K}"
-        )
-    if game.family == "nim":
-        return _nim_too_large(state)
-    return None
-
-
-def _nim_too_large(state: object) -> str | None:
-    from core.impartial import HeapGameState
-    from solvers.grundy_limits import MAX_HEAP, MAX_HEAPS, MAX_TAKE, longest_sequence
-
-    assert isinstance(state, HeapGameState)
-    heaps, rule = state.heaps, state.rule
-    if len(heaps) > MAX_HEAPS:
-        return f"the record's Nim has {len(heaps):,} heaps: the review takes at most {MAX_HEAPS}"
-    largest, why = longest_sequence(rule)
-    largest = min(MAX_HEAP, largest)
-    if max(heaps, default=0) > largest:
-        return f"the record's Nim has a heap of {max(heaps):,} stones: at most {largest:,}{why}"
-    from solvers.grundy import max_take  # numpy: only once the record is read
-
-    if (max_take(rule) or 0) > MAX_TAKE:
-        return f"the record's {rule} takes more than {MAX_TAKE:,} stones at once"
-    return None
-
-
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if args.time is not None and args.depth is not None:
         _fail(parser, "give --time or --depth, not both")
@@ -145,10 +102,11 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if not searched and (args.time is not None or args.depth is not None):
         option = "--time" if args.time is not None else "--depth"
         _fail(parser, f"{option} is for Geister's search; a {name[:40]} record is judged exactly")
-    too_large = record_too_large(record)
+    from solvers.review.records import beyond_limits, review_record
+
+    too_large = beyond_limits(record)
     if too_large is not None:
         _fail(parser, f"{args.file}: {too_large}")
-    from solvers.review.records import review_record
 
     progress = _Progress(searched) if sys.stderr.isatty() else None
     try:

@@ -19,7 +19,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Header, Static
 
-from core.games import GAME_TYPES, state_text
+from core.games import GAME_TYPES, state_text, units_of
 from core.record import Record
 from tui.messages import OpenReview
 from tui.screens.base import PlaybackScreen
@@ -132,7 +132,7 @@ class RecordViewerScreen(PlaybackScreen):
         self.query_one("#viewer-keys", Static).update(keys)
 
     def _status(self, state: Any) -> Text:
-        what = "Round" if self.simultaneous else "Ply"
+        what = units_of(self.record.tags.get("Game", ""))[0].capitalize()
         width = max(20, self._left_width())
         text = Text(end="")
         text.append(f"{what} {self.ply} of {self.last_ply}", style="bold")
