@@ -164,7 +164,8 @@ class GoofspielPosition:
         if self.diff == 0:
             return Outcome.draw("both finished on the same points")
         leader = Side.P1 if self.diff > 0 else Side.P2
-        return Outcome.win(leader, f"{leader} finished {abs(self.diff)} points ahead")
+        lead = abs(self.diff)
+        return Outcome.win(leader, f"{leader} finished {lead} point{'' if lead == 1 else 's'} ahead")
 
     def _check(self) -> None:
         check_cards(self.cards)

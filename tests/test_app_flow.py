@@ -615,7 +615,9 @@ def test_replay_viewer_steps_plays_and_never_changes_the_record() -> None:
                 assert shown() == positions[ply]
             await pilot.press("home")
 
-            # Space plays, space pauses; the timer's tick advances one move.
+            # Space plays, space pauses; the timer's tick advances one move. The test ticks itself, on a timer that
+            # never comes due here (on a loaded machine the real one could step between the key and the check).
+            screen.start_playback(HANG_SECONDS)
             await pilot.press("space")
             assert screen.playing
             screen._tick()
@@ -644,9 +646,11 @@ def test_replay_viewer_steps_plays_and_never_changes_the_record() -> None:
             await wait_for(pilot, lambda: len(ticks) >= 3, "three ticks of a timer at the replay's speed")
             probe.stop()
             assert screen.ply == stopped and shown() == positions[stopped]
-            # At the end, play starts again from the start (slowly, so the timer does not move on while we look);
+            # At the end, play starts again from the start (on a timer that does not come due while we look);
             # a tick past the end stops playing.
-            await pilot.press(*["minus"] * 5, "end", "space")
+            await pilot.press(*["minus"] * 5)
+            screen.start_playback(HANG_SECONDS)
+            await pilot.press("end", "space")
             assert screen.ply == 0 and screen.playing
             screen.ply = last
             screen._tick()
