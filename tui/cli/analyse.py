@@ -168,7 +168,9 @@ def render(advice: Advice) -> list[str]:
         lines.append(f"  {line.move}: {line.forced}")
     if advice.best:
         lines.append(f"Suggested: {advice.best}")
-    meaning = {"chance": "chance to win", "expected": "expected points", "outcome": "value"}[advice.scale]
+    # An expected payoff is points where a game pays more than a win's 1 (Footstep), else an expected result.
+    expected = "expected points" if game.max_payoff > 1 else "expected result"
+    meaning = {"chance": "chance to win", "expected": expected, "outcome": "value"}[advice.scale]
     verdict = f"{meaning.capitalize()}: {_value(advice.value, advice.scale)}"
     if advice.result is not None:
         verdict += f"; proven {advice.result}{_distance(advice.plies, unit)}"
