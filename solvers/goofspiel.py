@@ -387,9 +387,12 @@ def _frozen(matrix: FloatArray) -> FloatArray:
     return out
 
 
-def solve_position(position: GoofspielPosition | str, cards: int = DEFAULT_CARDS) -> GoofspielSolution:
+def solve_position(
+    position: GoofspielPosition | str, cards: int = DEFAULT_CARDS, progress: Progress | None = None
+) -> GoofspielSolution:
     """The exact equilibrium of ``position`` (text is parsed for an ``N = cards`` game; a position object carries
-    its own ``N``). Solves, and keeps, whatever the process's tables lack below it."""
+    its own ``N``). Solves, and keeps, whatever the process's tables lack below it (``progress`` as ``_fill``
+    tells it)."""
     if isinstance(position, str):
         position = parse_position(position, cards)
     up, diff, level = position.up, position.diff, position.rounds_left
@@ -400,7 +403,7 @@ def solve_position(position: GoofspielPosition | str, cards: int = DEFAULT_CARDS
     root = _pack(_mask(position.hand1), _mask(position.hand2), _mask(position.prizes | {up}), diff)
     child, decided, after, flip = _Successors(np.array([root], dtype=np.int64), level).after(np.array([0]), up)
     child, decided, after, flip = child[0], decided[0], after[0], flip[0]
-    solved = _fill(child[~decided], level - 1, _TABLES) if level > 1 else 0
+    solved = _fill(child[~decided], level - 1, _TABLES, progress) if level > 1 else 0
     entries = np.sign(after).astype(np.float64)
     if level > 1:
         looked = _TABLES.values(level - 1, child[~decided])

@@ -137,3 +137,28 @@ def test_a_game_that_starts_finished_keeps_an_empty_deck_in_its_record() -> None
 def test_the_arena_names_the_option_a_playable_check_refuses(capsys: pytest.CaptureFixture[str]) -> None:
     error = refused(["arena", "nim", "--players", "random,perfect", "--heaps", "50", "--games", "1"], capsys)
     assert "nim: --heaps: a heap may hold at most 40 stones" in error
+
+
+def test_a_long_solve_says_how_far_it_has_come_until_it_ends(monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    from waiting import HANG_SECONDS
+
+    from solvers import goofspiel
+    from solvers.advice.registry import Request, advise
+
+    released = threading.Event()
+    real = goofspiel.solve_position
+
+    def slow(position: Any, cards: int = 5, progress: Any = None) -> Any:
+        progress(1, 2)
+        released.wait(HANG_SECONDS)  # until the test has seen the solve going on
+        return real(position)
+
+    monkeypatch.setattr(goofspiel, "solve_position", slow)
+    advices = advise(Request("goofspiel", "235/145/24/3/+1"))
+    first = next(advices)
+    assert not first.final and first.details[0].startswith("solving:") and not first.moves
+    released.set()
+    last = list(advices)[-1]
+    assert last.final and last.best and last.value == pytest.approx(real("235/145/24/3/+1").value)

@@ -9,6 +9,7 @@ so, with the rounds left.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
@@ -25,6 +26,8 @@ __all__ = ["advise", "from_request"]
 
 #: Values this close to +1 or -1 are a sure win or loss (the LPs' rounding).
 SURE = 1e-9
+#: How often a long solve says how far it has come.
+PROGRESS_SECONDS = 0.25
 
 
 def advise(solution: GoofspielSolution, player: Side = Side.P1) -> Advice:
@@ -76,7 +79,9 @@ def advise(solution: GoofspielSolution, player: Side = Side.P1) -> Advice:
 
 
 def from_request(request: Request) -> Iterator[Advice]:
-    """The advice ``nashplay analyse goofspiel`` gives (``solvers.advice.registry``)."""
+    """The advice ``nashplay analyse goofspiel`` gives (``solvers.advice.registry``). A large position takes a
+    while (the whole 8-card game about half a minute): the solve runs in a thread, and an unfinished advice says
+    how far it has come every quarter of a second (Ctrl-C stops the wait; the thread ends with the process)."""
     from core.goofspiel import parse_position
     from solvers.advice.registry import side_of
     from solvers.goofspiel import solve_position
@@ -84,4 +89,38 @@ def from_request(request: Request) -> Iterator[Advice]:
     position = parse_position(request.position, request.value("cards"))
     if position.is_over:
         raise ValueError(f"the game is over: {position.outcome()}")
-    yield advise(solve_position(position), side_of(request))
+    counts = [0, 0]
+    solved: list[GoofspielSolution] = []
+    failed: list[BaseException] = []
+
+    def tell(done: int, total: int) -> None:
+        counts[:] = [done, total]
+
+    def work() -> None:
+        try:
+            solved.append(solve_position(position, progress=tell))
+        except BaseException as error:  # handed to the caller's thread below
+            failed.append(error)
+
+    worker = threading.Thread(target=work, name="goofspiel solve", daemon=True)
+    worker.start()
+    player = side_of(request).number
+    while worker.is_alive():
+        worker.join(PROGRESS_SECONDS)
+        if worker.is_alive():
+            done, total = counts
+            text = f"solving: {done:,} of {total:,} positions" if total else "solving: finding what to solve"
+            yield Advice(
+                game="goofspiel",
+                position=position.text,
+                player=player,
+                engine="solved equilibrium (solving)",
+                exact=True,
+                best="",
+                moves=(),
+                final=False,
+                details=(text,),
+            )
+    if failed:
+        raise failed[0]
+    yield advise(solved[0], side_of(request))

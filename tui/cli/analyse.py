@@ -121,7 +121,9 @@ def _progress(advice: Advice, started: float) -> None:
     """A one-line progress display on stderr while a search goes on, after half a second, on a terminal only."""
     if advice.final or not sys.stderr.isatty() or time.monotonic() - started < 0.5:
         return
-    text = f"searching: {advice.details[0] if advice.details else ''}; best so far {advice.best}"
+    detail = advice.details[0] if advice.details else ""
+    # A search has a best move so far; a solver only says how far it has come.
+    text = f"searching: {detail}; best so far {advice.best}" if advice.best else detail
     print(f"\r{text[:100]:<100}", end="", file=sys.stderr, flush=True)
 
 
