@@ -547,6 +547,8 @@ GAME_TYPES = (
         adviser="solvers.advice.nim:from_request",
         reviewer="solvers.review.nim:review",
         parameters=(HEAPS_PARAMETER, RULE_PARAMETER, MISERE_PARAMETER),
+        # A ply is one player's turn: "2 moves" once read as a move of each player (tests/test_app_nim.py).
+        units=("ply", "plies"),
         state_name="heaps",
         check_playable=lambda values: check_played(values["heaps"], values["rule"]),
         playable_parameter="heaps",

@@ -223,7 +223,7 @@ def test_a_nim_review_lists_plots_sums_up_and_shows_each_position() -> None:
                 best = before.parse_action(move.best[0])
                 assert (rows.selected, rows.take, rows.active) == (best.index, best.take, True)
                 detail = text_of(screen, "#review-detail")
-                assert f"Move {move.ply}: P{move.player} played {move.move}" in detail
+                assert f"Ply {move.ply}: P{move.player} played {move.move}" in detail
                 assert (move.verdict or "not judged") in detail
                 assert graph.marked == move.ply - 1
             await pilot.press("home")

@@ -138,7 +138,7 @@ GAMES: dict[str, tuple[Config, Drive, str]] = {
         footstep_rounds,
         "Footstep 20,3 vs random, 2 rounds played, state ",
     ),
-    "nim": (NimConfig((3, 4, 5), opponent="random", seed=3), nim_moves, "Nim vs random, 4 moves played, heaps "),
+    "nim": (NimConfig((3, 4, 5), opponent="random", seed=3), nim_moves, "Nim vs random, 4 plies played, heaps "),
 }
 
 #: name: (configuration, how to end the game quickly)

@@ -271,8 +271,8 @@ def _review(name: str) -> Callable[[], Screen[None]]:
 RECORD_SCREENS: dict[str, tuple[Callable[[], Screen[None]], tuple[str, ...], tuple[str, ...]]] = {
     "viewer-tcg": (_viewer("tcg"), ("right",), ("q Quit", "? Help", "v Review", "Round 1 of", "a comment")),
     "viewer-footstep": (_viewer("footstep"), ("right", "right"), ("q Quit", "v Review", "Round 2 of", "goal")),
-    "viewer-nim": (_viewer("nim"), ("right",), ("q Quit", "v Review", "Move 1 of", "Next:")),
-    "review-nim": (_review("nim"), ("down",), ("q Quit", "? Help", "accuracy", "Move 2: P2 played", "Best (")),
+    "viewer-nim": (_viewer("nim"), ("right",), ("q Quit", "v Review", "Ply 1 of", "Next:")),
+    "review-nim": (_review("nim"), ("down",), ("q Quit", "? Help", "accuracy", "Ply 2: P2 played", "Best (")),
     "review-tcg": (_review("tcg"), ("down",), ("q Quit", "accuracy", "Round 1: P2 played", "The equilibrium plays it")),
     "review-footstep": (_review("footstep"), ("end",), ("q Quit", "accuracy", "Best (", "by round")),
     "review-mini-geister": (_review("mini-geister"), ("down",), ("q Quit", "accuracy", "Ply 2: P2 played")),

@@ -245,7 +245,7 @@ def test_without_list_the_line_opens_in_the_viewer(monkeypatch: pytest.MonkeyPat
     assert main(["replay", "--solved", "nim", "--heaps", "2,3"]) == 0
     (request,) = opened
     assert request.kind == "replay" and request.record.tags["Game"] == "nim"
-    assert request.replay_title.startswith("Solved line, 5 moves:")
+    assert request.replay_title.startswith("Solved line, 5 plies:")
 
 
 @pytest.mark.parametrize(
