@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from core.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, clipped, quoted
-from core.game import SIMULTANEOUS, TERMINAL, Game, Outcome, Side
+from core.game import SIMULTANEOUS, TERMINAL, Game, Outcome, Side, joint_of
 from core.game_type import GameType, Parameter, initial, read_tag, whole_number_parser
 
 #: A round: player 1's bid, then player 2's.
@@ -173,12 +173,7 @@ class FootstepState:
         )
 
     def apply_joint(self, actions: Sequence[int]) -> None:
-        outcome = self.outcome()
-        if outcome is not None:
-            raise IllegalMoveError(f"the game is over: {outcome}")
-        if len(actions) != 2:
-            raise IllegalMoveError(f"a round is one bid per player, two in all, not {len(actions)}")
-        bids = (actions[0], actions[1])
+        bids = joint_of(actions, self.outcome())
         for side in Side:
             bid, points = bids[side], self.position.points(side)
             if isinstance(bid, bool) or not isinstance(bid, int):

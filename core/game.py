@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
-from core.errors import quoted
+from core.errors import IllegalMoveError, quoted
 
 
 class Side(IntEnum):
@@ -175,3 +175,13 @@ class Game(Protocol[A, V_co]):
     def history(self) -> Sequence[object]:
         """Actions (or joint rounds) applied so far, oldest first; replayed on a fresh game they reproduce it."""
         ...
+
+
+def joint_of(actions: Sequence[A], outcome: Outcome | None, each: str = "bid") -> tuple[A, A]:
+    """A simultaneous round's two actions (player 1's, then player 2's), as ``apply_joint`` takes them; refused
+    with ``IllegalMoveError`` once the game is over, or unless there are exactly two (``each``: what one is)."""
+    if outcome is not None:
+        raise IllegalMoveError(f"the game is over: {outcome}")
+    if len(actions) != 2:
+        raise IllegalMoveError(f"a round is one {each} per player, two in all, not {len(actions)}")
+    return actions[0], actions[1]

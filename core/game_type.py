@@ -19,6 +19,7 @@ from core.errors import NotationError, clipped, quoted
 from core.game import Game, Outcome
 
 __all__ = [
+    "MAX_SEED",
     "GameType",
     "Kind",
     "Parameter",
@@ -32,6 +33,11 @@ __all__ = [
 #: choose at once (TCG, Footstep, Goofspiel); ``impartial``: turn-based, perfect information, both sides have the
 #: same moves.
 Kind = Literal["board", "simultaneous", "impartial"]
+
+
+#: Seeds are whole numbers 0 .. 2**63 - 1: numpy's generators refuse negative seeds, and 63 bits suit every
+#: generator the players use.
+MAX_SEED = 2**63 - 1
 
 
 class UnknownGameError(NotationError):

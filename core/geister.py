@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 from core.errors import IllegalMoveError, InvalidPositionError
 from core.game import TERMINAL, Game, Outcome, Side
-from core.game_type import GameType, Parameter
+from core.game_type import MAX_SEED, GameType, Parameter
 from core.geister_board import (
     GEISTER,
     MINI_GEISTER,
@@ -523,8 +523,6 @@ SEARCH_SECONDS = (0.01, 60.0)
 #: times the last (depth 11 7 s, 12 29 s, 13 113 s; measured with bayes on this machine class). A fixed depth is
 #: searched without time slices, so Ctrl-C waits for the iteration in hand: this bound keeps that wait short.
 MAX_ANALYSED_DEPTH = 10
-#: The largest seed (numpy's generators refuse negative ones; 63 bits suit every generator the players use).
-MAX_SEED = 2**63 - 1
 
 #: The options of the strongest search's advice (``nashplay analyse geister``).
 SEARCH_PARAMETERS = (

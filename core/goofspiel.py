@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from core.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, NotationError, clipped, quoted
-from core.game import SIMULTANEOUS, TERMINAL, Game, Outcome, Side
+from core.game import SIMULTANEOUS, TERMINAL, Game, Outcome, Side, joint_of
 from core.game_type import GameType, Parameter, initial, read_tag, whole_number_parser
 
 __all__ = [
@@ -426,12 +426,7 @@ class GoofspielState:
 
     def apply_joint(self, actions: Sequence[int]) -> None:
         """Play a round: player 1's bid, then player 2's. Refused (state unchanged) unless both are in hand."""
-        outcome = self.outcome()
-        if outcome is not None:
-            raise IllegalMoveError(f"the game is over: {outcome}")
-        if len(actions) != 2:
-            raise IllegalMoveError(f"a round is one bid per player, two in all, not {len(actions)}")
-        bids = (actions[0], actions[1])
+        bids = joint_of(actions, self.outcome())
         for side in Side:
             bid, hand = bids[side], self._hands[side]
             if isinstance(bid, bool) or not isinstance(bid, int):

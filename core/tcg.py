@@ -16,7 +16,7 @@ from enum import StrEnum
 from typing import Any, NamedTuple
 
 from core.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, clipped, quoted
-from core.game import SIMULTANEOUS, TERMINAL, Game, Outcome, Side
+from core.game import SIMULTANEOUS, TERMINAL, Game, Outcome, Side, joint_of
 from core.game_type import GameType, Parameter, initial, read_tag, whole_number_parser
 
 
@@ -198,11 +198,8 @@ class TcgState:
 
     def apply_joint(self, actions: Sequence[TcgAction | str]) -> None:
         """Play a round: player 1's action, then player 2's (letters are accepted too)."""
-        if self._outcome is not None:
-            raise IllegalMoveError(f"the game is over: {self._outcome}")
-        if len(actions) != 2:
-            raise IllegalMoveError(f"a round is one action per player, two in all, not {len(actions)}")
-        joint = (_as_action(actions[0]), _as_action(actions[1]))
+        first, second = joint_of(actions, self._outcome, "action")
+        joint = (_as_action(first), _as_action(second))
         result = resolve_round(self.n, self.points, joint)
         self._undo.append((self.points, self._outcome))
         self._history.append(joint)

@@ -45,7 +45,16 @@ from numpy.typing import NDArray
 
 from core.game import Side
 from core.goofspiel import DEFAULT_CARDS, GoofspielPosition, GoofspielView, check_cards, parse_position
-from solvers.matrix import MAX_ENUMERATION_SIZE, exploitability, solve, solve_batch, solve_lp_blocks, undominated
+from solvers.matrix import (
+    MAX_ENUMERATION_SIZE,
+    BoolArray,
+    FloatArray,
+    exploitability,
+    solve,
+    solve_batch,
+    solve_lp_blocks,
+    undominated,
+)
 from solvers.players import Limit
 
 __all__ = [
@@ -58,9 +67,7 @@ __all__ = [
     "solver_stats",
 ]
 
-FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
-BoolArray = NDArray[np.bool_]
 
 # A canonical state packed into one int64: hands (ranks, 18 bits each: the union of two 9-card hands has at most 18
 # ranks), prizes face down (bits 1..9), difference + 64 (7 bits: |d| <= 45). 53 bits in all.

@@ -13,12 +13,9 @@ from collections.abc import Callable
 from typing import Any
 
 from core.errors import clipped, quoted
-from core.game_type import Parameter
+from core.game_type import MAX_SEED, Parameter
 
 _WHOLE = re.compile(r"[+-]?\d+")
-#: Seeds are whole numbers 0 .. 2**63 - 1: numpy's generators refuse negative seeds, and 63 bits suit every
-#: generator the players use.
-MAX_SEED = 2**63 - 1
 
 
 def whole_number(low: int, high: int, unit: str = "") -> Callable[[str], int]:

@@ -15,7 +15,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, NoReturn, TextIO
 
 from core.errors import QUOTE_LIMIT, clipped, quoted
-from tui.arguments import MAX_SEED, real_number, seed_number, whole_number
+from core.game_type import MAX_SEED
+from tui.arguments import real_number, seed_number, whole_number
 
 if TYPE_CHECKING:
     from tui.app import StartRequest
