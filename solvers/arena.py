@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 import random
 import signal
+import threading
 from collections import Counter
 from collections.abc import Callable, Generator
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -337,8 +338,13 @@ def _stop(pool: ProcessPoolExecutor) -> None:
     games under way, and the interpreter's exit for the pending ones too. The pool's processes are private, but
     the public ``terminate_workers`` comes only in Python 3.14."""
     processes = list((pool._processes or {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)  # a Thread (typeshed says otherwise)
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         process.terminate()
     for process in processes:
         process.join(timeout=5)
+    # The pool's own thread notices its workers gone and closes its wake-up pipe: let it finish first, or the
+    # interpreter's exit hook may write to that pipe as it closes ("Bad file descriptor" printed after Ctrl-C).
+    if isinstance(manager, threading.Thread):
+        manager.join(timeout=5)
