@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_helpers import refused
 from interrupt import interrupt_when
 from waiting import HANG_SECONDS
 
@@ -44,18 +45,6 @@ def analyse(argv: list[str], capsys: pytest.CaptureFixture[str]) -> dict[str, An
     data = json.loads(out)
     assert isinstance(data, dict)
     return data
-
-
-def refused(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
-    """``nashplay analyse ...`` refused: exit code 2 and one short line on stderr, no traceback."""
-    with pytest.raises(SystemExit) as info:
-        main(["analyse", *argv])
-    assert info.value.code == 2
-    out, err = capsys.readouterr()
-    assert out == ""
-    assert err.count("\n") == 1 and err.endswith("\n") and len(err) < 400, err[:500]
-    assert "Traceback" not in err
-    return err
 
 
 # --------------------------------------------------------------------------------------------------- Geister
@@ -172,7 +161,7 @@ def test_three_vs_two_start_is_section_six(
 
 
 def test_three_vs_two_after_a_capture_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
-    err = refused(["mini-geister-3v2-rrb", "--position", "1u2/4/1R2/1RB1 1 b"], capsys)
+    err = refused(["analyse", "mini-geister-3v2-rrb", "--position", "1u2/4/1R2/1RB1 1 b"], capsys)
     assert "before any capture" in err or "over" in err
 
 
@@ -301,7 +290,7 @@ def test_nim_a_lost_position_holds_out_longest(capsys: pytest.CaptureFixture[str
     ],
 )
 def test_bad_positions_are_refused_in_one_line(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
-    assert "--position" in refused(argv, capsys) or "--rule" in argv
+    assert "--position" in refused(["analyse", *argv], capsys) or "--rule" in argv
 
 
 ABSURD = ("nan", "inf", "-1", "0", "1e12", "9" * 5000, "", "abc")
@@ -324,8 +313,8 @@ def test_absurd_numbers_are_refused_in_one_line(
     for value in ABSURD:
         if option == "--seed" and value == "0":
             continue  # a seed of 0 is a seed
-        assert option in refused([*command, f"{option}={value}"], capsys)
-    assert "--depth" in refused(["geister", "--position", BLUE_ON_EXIT, "--depth", "11"], capsys)
+        assert option in refused(["analyse", *command, f"{option}={value}"], capsys)
+    assert "--depth" in refused(["analyse", "geister", "--position", BLUE_ON_EXIT, "--depth", "11"], capsys)
 
 
 def test_options_of_other_games_are_refused(capsys: pytest.CaptureFixture[str]) -> None:

@@ -7,6 +7,7 @@ test is a plain function that runs its coroutine with ``asyncio.run``.
 
 from __future__ import annotations
 
+import random
 import threading
 from pathlib import Path
 
@@ -556,5 +557,94 @@ def test_a_pasted_move_is_played() -> None:
             await pilot.pause()
             assert "Refused" in game(app).message_text
             assert len(view_of(app).moves) == 2
+
+    run(test)
+
+
+# ------------------------------------------------------------------------------- picking, the chances of blue, browsing
+
+
+def test_a_picked_piece_shows_at_once() -> None:
+    """Picking a piece showed nothing until the cursor moved away: the cursor's brackets hid the selection's."""
+
+    async def test() -> None:
+        config = GeisterConfig("mini-geister", Side.P1, "chototsu", "BR", 3)
+        app = NashplayApp(StartRequest.for_config(config), ascii_mode=True, ai_delay=0)
+        async with app.run_test(size=(90, 30)) as pilot:
+            await pilot.pause()
+            board = app.screen.query_one("#board", Board)
+            assert board.has_focus and board.view is not None
+            before = str(board.render())
+            await pilot.press("enter")  # pick the piece under the cursor
+            assert board.selected == board.cursor
+            after = str(board.render())
+            assert after != before and ("<B>" in after or "<R>" in after), after
+
+    run(test)
+
+
+def test_the_chances_of_blue_on_the_board_move_with_the_evidence() -> None:
+    """In a real game every piece stayed at 50% for 16 moves. With the advice on, a telling sequence (player 2's
+    e5 runs down the f file toward its exit f1 while we shuffle on the other wing: a blue runner's way) must move
+    the digits on the board: that piece above the others."""
+
+    async def test() -> None:
+        config = GeisterConfig("geister", Side.P1, "random", "BRRBBRRB", 5)
+        app = NashplayApp(StartRequest.for_config(config), ascii_mode=True, ai_delay=0)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, GameScreen)
+            board = screen.query_one("#board", Board)
+            session = screen.session
+            # Both sides' moves, played straight into the game.
+            for text in ["b2-a2", "e5-f5", "a2-a3", "f5-f4", "b1-a1", "f4-f3", "a1-b1", "f3-f2"]:
+                session.state.push_text(text)
+            session.version += 1
+            screen.refresh_game()
+            await pilot.press("a")
+            await wait_for(pilot, lambda: bool(board.blue_chances), "the chances of blue on the board")
+            chances = {str(square): chance for square, chance in board.blue_chances}
+            assert len(chances) == 8, chances
+            others = [chance for square, chance in chances.items() if square != "f2"]
+            assert chances["f2"] > max(others) + 0.1 and chances["f2"] > 0.6, chances
+            # And the digit on the board says so.
+            text = str(board.render())
+            assert f"?{int(chances['f2'] * 10)}" in text
+            await pilot.press("a")
+
+    run(test)
+
+
+def test_browsing_shows_the_browsed_positions_captures_and_after_the_game_its_colours() -> None:
+    """Browsing showed the live position's captures and last move beside an earlier board, and after a game the
+    opponent's pieces stayed '?' under "All colours are revealed"."""
+
+    async def test() -> None:
+        config = GeisterConfig("mini-geister", Side.P1, "random", "BR", 11)
+        app = NashplayApp(StartRequest.for_config(config), ascii_mode=True, ai_delay=0)
+        async with app.run_test(size=(110, 34)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, GameScreen)
+            session = screen.session
+            rng = random.Random(1)
+            while not session.is_over:  # play both sides straight into the game, to its end
+                session.state.push(rng.choice(session.state.legal_moves()))
+            session.version += 1
+            screen.refresh_game()
+            assert session.state.captured  # Mini-Geister ends with a capture or an escape; this game: a capture
+            total = len(session.state.moves())
+            await pilot.press("tab", "home")
+            await pilot.pause()
+            assert screen.browsing == 0
+            board = screen.query_one("#board", Board)
+            assert board.view is not None
+            shown = {p.colour for _, p in board.view.pieces(Side.P2)}
+            assert Colour.UNKNOWN not in shown  # the game is over: every colour is known, earlier positions too
+            captured = str(screen.query_one("#captured").render())
+            assert "You captured: none" in captured and "They captured: none" in captured, captured
+            status = str(screen.query_one("#status").render())
+            assert "Game over" not in status and f"after move 0 of {total}" in status, status
 
     run(test)

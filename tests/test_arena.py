@@ -1,4 +1,5 @@
-"""The arena: Wilson intervals, side swapping, reproducible seeded games, saved records, the command line."""
+"""The arena: Wilson intervals, side swapping, reproducible seeded games, saved records, the command line and the
+bounds of its numbers and of each game's own options (issue 15)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+from cli_helpers import not_called, refused
 
 from core.game import Side
 from core.record import Record
@@ -14,6 +16,8 @@ from solvers.arena import game_specs, run_match
 from solvers.players import Limit
 from solvers.stats import wilson
 from tui.cli import arena as arena_cli
+
+BOMB = "9" * 5000
 
 
 def test_wilson_interval() -> None:
@@ -80,3 +84,53 @@ def test_cli_rejects_unknown_players() -> None:
     args = parser.parse_args(["arena", "geister", "--players", "upp,nobody"])
     with pytest.raises(SystemExit):
         arena_cli.run(args, parser)
+
+
+# --------------------------------------------------------------------------------------------------- bounds
+
+
+def test_arena_refuses_a_save_folder_it_cannot_write_before_playing(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("solvers.arena.run_match", not_called)
+    err = refused(["arena", "geister", "--players", "random,random", "--save", "/proc/nope"], capsys)
+    assert "--save: cannot write records in '/proc/nope'" in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--time", "inf"], "finite number from 0.01 to 60 seconds"),
+        (["--time", "nan"], "finite number"),
+        (["--time", "0"], "from 0.01 to 60"),
+        (["--time", "1e9"], "from 0.01 to 60"),
+        (["--playouts", "0"], "1..1,000,000"),
+        (["--playouts", BOMB], "5,000 characters"),
+        (["--games", "1e12"], "1..100,000"),
+        (["--games", "-3"], "1..100,000"),
+        (["--workers", "1000"], "1..32"),
+        (["--seed", "-1"], "0 or more"),
+    ],
+)
+def test_arena_refuses_numbers_out_of_bounds(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("solvers.arena.run_match", not_called)
+    assert message in refused(["arena", "geister", "--players", "random,chototsu", *argv], capsys)
+
+
+@pytest.mark.parametrize(
+    ("game", "argv", "message"),
+    [
+        ("tcg", ["--n", "1000"], "1..200"),
+        ("footstep", ["--n", "150"], "1..100"),
+        ("footstep", ["--k", "50"], "1..10"),
+        ("nim", ["--heaps", "100000"], "at most 40 stones"),
+        ("nim", ["--heaps", BOMB], "at most 9 digits"),
+    ],
+)
+def test_arena_bounds_each_games_own_options(
+    game: str, argv: list[str], message: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("solvers.arena.run_match", not_called)
+    assert message in refused(["arena", game, "--players", "random,random", *argv], capsys)

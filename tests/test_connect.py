@@ -402,3 +402,12 @@ def test_a_learning_player_remembers_its_opponent_between_sessions(
     assert known == [0, 1, 2]
     stored = json.loads((tmp_path / "state" / "opponents" / "their_bot.json").read_text(encoding="utf-8"))
     assert len(stored["games"]) == 3
+
+
+def test_the_connect_summary_counts_in_the_singular(capsys: pytest.CaptureFixture[str]) -> None:
+    from tui.cli.connect import Tally
+
+    tally = Tally(counts={"won": 1, "draw": 0, "lost": 0}, errors=1, played=1)
+    tally.print(argparse.Namespace(json=False, player="bayes"), None)
+    out = capsys.readouterr().out
+    assert out.startswith("1 game as bayes: 1 win, 0 draws, 0 losses, 1 error;"), out

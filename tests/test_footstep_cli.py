@@ -1,12 +1,18 @@
-"""``nashplay solve footstep``: the JSON contract of the issue, the readable report, one state, and bad input."""
+"""``nashplay solve footstep``: the JSON contract of the issue, the readable report, one state, bad input and the
+bounds of its numbers, and the standard size it shares with ``play footstep``."""
 
 from __future__ import annotations
 
+import argparse
 import json
 
 import pytest
+from cli_helpers import not_called, refused
 
-from tui.cli import main
+from tui.cli import build_parser, main
+from tui.config import FootstepConfig
+
+BOMB = "9" * 5000
 
 
 def test_solve_footstep_json(capsys: pytest.CaptureFixture[str]) -> None:
@@ -56,3 +62,44 @@ def test_play_footstep_refuses_a_geister_opponent(capsys: pytest.CaptureFixture[
         main(["play", "footstep", "--opponent", "chototsu"])
     assert exit_info.value.code == 2
     assert "equilibrium, random, learner" in capsys.readouterr().err
+
+
+def test_solve_footstep_says_what_committing_first_is_worth_at_this_size(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", "footstep", "--n", "3", "--k", "5"]) == 0
+    out = capsys.readouterr().out
+    line = next(line for line in out.splitlines() if line.startswith("Committing"))
+    assert "player 1 gets +0" in line and "loses by 2 (" not in line and "does not hold" in line, line
+    assert main(["solve", "footstep", "--n", "10", "--k", "2"]) == 0
+    out = capsys.readouterr().out
+    line = next(line for line in out.splitlines() if line.startswith("Committing"))
+    assert "player 1 gets -2" in line and "every pure strategy loses by 2" in line, line
+
+
+def test_solve_footstep_bounds_n_k_and_state(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("tui.cli.solve.footstep.load_with_progress", not_called)
+    assert "1..100" in refused(["solve", "footstep", "--n", "200"], capsys)  # ran past 5 minutes
+    assert "1..10" in refused(["solve", "footstep", "--k", "20"], capsys)
+    err = refused(["solve", "footstep", "--state", BOMB + ",1,0"], capsys)
+    assert "out of range" in err and "5,000 characters" in err
+    assert "out of range" in refused(["solve", "footstep", "--state", "1,1," + BOMB], capsys)
+
+
+def parsed(argv: list[str]) -> argparse.Namespace:
+    args = build_parser().parse_args(argv)
+    assert isinstance(args, argparse.Namespace)
+    return args
+
+
+def test_solve_and_play_footstep_default_to_the_standard_size() -> None:
+    solve, play = parsed(["solve", "footstep"]), parsed(["play", "footstep"])
+    assert (solve.n, solve.k) == (play.n, play.k) == (FootstepConfig().n, FootstepConfig().k) == (50, 4)
+
+
+@pytest.mark.parametrize("command", [["solve", "footstep"], ["play", "footstep"]])
+def test_the_footstep_help_names_the_default_size(command: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main([*command, "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "(default 50" in out and "(default 4" in out, out

@@ -1,5 +1,6 @@
 """The source's learners: the update rules as written in the paper, distributions that stay distributions, and a
-learning experiment that learns (reward and carrot-and-stick beat reproach, as in the source's Figure 2)."""
+learning experiment that learns (reward and carrot-and-stick beat reproach, as in the source's Figure 2); the
+``learn footstep`` command, whose numbers are bounded before any table is allocated (issue 15)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import json
 
 import numpy as np
 import pytest
+from cli_helpers import not_called, refused
 
 from solvers.footstep_learning import BidTables, LearningConfig, learn
 from tui.cli import main
@@ -125,3 +127,58 @@ def test_learn_command_prints_a_plot_and_json(capsys: pytest.CaptureFixture[str]
         main(["learn", "footstep", "--rule", "praise"])
     assert exit_info.value.code == 2
     assert "unknown rule" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------------------------------- learn footstep
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "bound"),
+    [
+        ("--height", "100000000", "3..200"),  # was a 3.6 GB grid, then MemoryError
+        ("--width", "1000000000", "10..500"),  # the same, across
+        ("--width", "1e9", "10..500"),  # was refused, but with argparse's usage block
+        ("--runs", "100000", "1..1,000"),  # asked numpy for 6.9 GiB
+        ("--games", "1e12", "1..100,000"),
+        ("--games", "1000000000000", "1..100,000"),  # asked numpy for 7.3 TiB
+        ("--block", "0", "1..100,000"),
+        ("--seed", "-1", "0 or more"),  # crashed in numpy's SeedSequence
+        ("--n", "150", "1..100"),
+        ("--k", "11", "1..10"),
+        ("--c", "nan", "[0, 1)"),
+        ("--c", "1", "[0, 1)"),
+    ],
+)
+def test_learn_refuses_numbers_out_of_bounds(
+    option: str, value: str, bound: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("solvers.footstep_learning.learn", not_called)
+    err = refused(["learn", "footstep", option, value], capsys)
+    assert err.startswith(f"nashplay learn: error: {option}") and bound in err
+
+
+def test_learn_refuses_an_empty_rule(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("solvers.footstep_learning.learn", not_called)
+    assert "--rule names no rule" in refused(["learn", "footstep", "--rule", ""], capsys)
+    assert "--rule names no rule" in refused(["learn", "footstep", "--rule", " , "], capsys)
+    err = refused(["learn", "footstep", "--rule", "x" * 5000], capsys)
+    assert "unknown rule" in err and "5,000 characters" in err
+
+
+def test_learn_bounds_games_times_runs(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("solvers.footstep_learning.learn", not_called)
+    err = refused(["learn", "footstep", "--games", "100000", "--runs", "20"], capsys)
+    assert "--games times --runs must be at most 1,000,000" in err
+
+
+def test_learning_tables_are_bounded_before_they_are_allocated() -> None:
+    from solvers.footstep_learning import MAX_TABLE_BYTES, LearningConfig, table_bytes
+
+    with pytest.raises(ValueError, match="GiB"):
+        LearningConfig(n=100, k=3, runs=1000)  # 8.2 GB of bid tables
+    with pytest.raises(ValueError, match="GiB"):
+        LearningConfig(n=100, k=10, runs=20, marker=True)
+    with pytest.raises(ValueError, match="seed"):
+        LearningConfig(seed=-1)
+    assert table_bytes(20, 3, 20, False) < MAX_TABLE_BYTES  # the defaults: 1.5 MB
+    assert table_bytes(20, 3, 1000, False) < MAX_TABLE_BYTES

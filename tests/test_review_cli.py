@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_helpers import refused
 from interrupt import interrupt_when
 from test_review import play, record_of
 from waiting import HANG_SECONDS
@@ -40,18 +41,6 @@ def review_json(argv: list[str], capsys: pytest.CaptureFixture[str]) -> dict[str
     data = json.loads(out)
     assert isinstance(data, dict)
     return data
-
-
-def refused(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
-    """``nashplay review ...`` refused: exit code 2 and one short line on stderr, no traceback."""
-    with pytest.raises(SystemExit) as info:
-        main(["review", *argv])
-    assert info.value.code == 2
-    out, err = capsys.readouterr()
-    assert out == ""
-    assert err.count("\n") == 1 and err.endswith("\n") and len(err) < 400, err[:500]
-    assert "Traceback" not in err
-    return err
 
 
 def test_json_is_the_issue_s_shape(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -114,26 +103,26 @@ def test_help_states_the_thresholds(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_bad_files_are_refused_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert "cannot read" in refused([str(tmp_path / "missing.ngr")], capsys)
-    assert refused([str(tmp_path)], capsys)  # a folder
+    assert "cannot read" in refused(["review", str(tmp_path / "missing.ngr")], capsys)
+    assert refused(["review", str(tmp_path)], capsys)  # a folder
     garbage = tmp_path / "garbage.ngr"
     garbage.write_bytes(b"\xff\xfe\x00 not a record")
-    assert "UTF-8" in refused([str(garbage)], capsys)
+    assert "UTF-8" in refused(["review", str(garbage)], capsys)
     untagged = tmp_path / "untagged.ngr"
     untagged.write_text("1. 2:3 *\n")
-    assert "Game" in refused([str(untagged)], capsys)
+    assert "Game" in refused(["review", str(untagged)], capsys)
     illegal = tmp_path / "illegal.ngr"
     illegal.write_text('[Game "nim"]\n[Start "3,4,5"]\n\n1. 2:9 *\n')
-    assert "move 1" in refused([str(illegal)], capsys)
+    assert "move 1" in refused(["review", str(illegal)], capsys)
     chess = tmp_path / "chess.ngr"
     chess.write_text('[Game "chess"]\n\n1. e4 *\n')
-    assert refused([str(chess)], capsys)
+    assert refused(["review", str(chess)], capsys)
     huge = tmp_path / "huge.ngr"
     huge.write_text('[Game "tcg"]\n[N "1000"]\n[Start "0,0"]\n\n1. cc *\n')
-    assert "n = 1000" in refused([str(huge)], capsys)
+    assert "n = 1000" in refused(["review", str(huge)], capsys)
     wide = tmp_path / "wide.ngr"
     wide.write_text('[Game "nim"]\n[Start "' + ",".join(["1"] * 101) + '"]\n\n1. 1:1 *\n')
-    assert "heaps" in refused([str(wide)], capsys)
+    assert "heaps" in refused(["review", str(wide)], capsys)
 
 
 ABSURD = ("nan", "inf", "-1", "0", "1e12", "9" * 5000, "", "abc")
@@ -143,12 +132,12 @@ def test_absurd_numbers_and_options_are_refused(tmp_path: Path, capsys: pytest.C
     geister = saved(tmp_path, "geister", ("random", "random"))
     for option in ("--time", "--depth"):
         for value in ABSURD:
-            assert option in refused([str(geister), f"{option}={value}"], capsys)
-    assert "--depth" in refused([str(geister), "--depth", "11"], capsys)
-    assert "not both" in refused([str(geister), "--time", "1", "--depth", "2"], capsys)
+            assert option in refused(["review", str(geister), f"{option}={value}"], capsys)
+    assert "--depth" in refused(["review", str(geister), "--depth", "11"], capsys)
+    assert "not both" in refused(["review", str(geister), "--time", "1", "--depth", "2"], capsys)
     tcg = saved(tmp_path, "tcg", ("random", "random"), n=3)
-    assert "--time is for Geister" in refused([str(tcg), "--time", "1"], capsys)
-    assert "--depth is for Geister" in refused([str(tcg), "--depth", "1"], capsys)
+    assert "--time is for Geister" in refused(["review", str(tcg), "--time", "1"], capsys)
+    assert "--depth is for Geister" in refused(["review", str(tcg), "--depth", "1"], capsys)
 
 
 # --------------------------------------------------------------------------------------------------- start-up, Ctrl-C

@@ -15,7 +15,17 @@ from core.tcg import TcgAction, TcgState, resolve_round
 from solvers import markov
 from solvers.markov import WIN1, WIN2, MarkovGame, certify
 from solvers.matrix import exploitability
-from solvers.tcg import ACTIONS, TcgSolution, build_game, round_like_source, state_index, strategy_cells
+from solvers.tcg import (
+    ACTIONS,
+    TcgSolution,
+    build_game,
+    round_like_source,
+    state_index,
+    strategy_cells,
+    strategy_table,
+    to_json,
+    value_table,
+)
 from tui.cli import main, tcg_prompt
 
 
@@ -225,3 +235,21 @@ def test_advisor_prompt_ends_cleanly_on_end_of_input(n3: TcgSolution) -> None:
     stdout = io.StringIO()
     assert tcg_prompt.run(3, Side.P1, seed=1, stdin=io.StringIO(""), stdout=stdout, solution=n3) == 1
     assert "unfinished" in stdout.getvalue()
+
+
+def test_tcg_tables_build_the_stage_games_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each state's advice built every state's stage game: the n = 200 tables took minutes."""
+    solution = TcgSolution.compute(12)
+    calls = 0
+    real = MarkovGame.stage_matrices
+
+    def counting(game: MarkovGame, values: np.ndarray) -> np.ndarray:
+        nonlocal calls
+        calls += 1
+        return real(game, values)
+
+    monkeypatch.setattr(MarkovGame, "stage_matrices", counting)
+    strategy_table(solution)
+    value_table(solution)
+    to_json(solution)
+    assert calls == 1

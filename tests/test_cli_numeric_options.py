@@ -1,4 +1,4 @@
-"""Bad numbers across the commands (issue 15): every numeric option of play, solve, learn and arena given NaN,
+"""The commands' numeric options, fuzzed (issue 15): every numeric option of play, solve, learn and arena given NaN,
 infinities, negative numbers, huge numbers, thousands of digits, empty text and non-numbers must end with exit code
 2 and one short line on stderr, without a traceback and before anything heavy starts (the solvers, the learners,
 the arena and the app are replaced by a tripwire here, so a value that slipped through fails instead of running).
@@ -6,7 +6,7 @@ the arena and the app are replaced by a tripwire here, so a value that slipped t
 ``connect`` is left out: its options belong to the contest client's own work.
 
 Run as a script for the table the issue's closing note quotes (class, cases, outcomes):
-``.venv/bin/python tests/test_numeric_bounds_fuzz.py``.
+``.venv/bin/python tests/test_cli_numeric_options.py``.
 """
 
 from __future__ import annotations
