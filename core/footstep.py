@@ -314,5 +314,8 @@ GAME_TYPES = (
         result_text=result_text,
         values_of=lambda state: {"n": _footstep(state).n, "k": _footstep(state).k},
         state_text=lambda state: _footstep(state).state_text,
+        label=lambda tags: f"Footstep {clipped(tags.get('N', '?'), 5)},{clipped(tags.get('K', '?'), 5)}",
+        lines="solvers.lines.simultaneous:footstep_from_values",
+        line_draws=True,
     ),
 )

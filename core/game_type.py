@@ -11,6 +11,7 @@ Nothing here imports a game: the game modules import this one.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -136,17 +137,42 @@ class GameType:
     adviser: str | None = None
     #: Its judge of a record, as ``"module:function"`` (``solvers.review.records.Judge``; imported on first use).
     reviewer: str | None = None
+    #: Why a record's start is beyond what its reviewer solves, as ``"module:function"`` of the start state to a
+    #: reason or ``None`` (checked from the tags before anything is solved), beyond each parameter's limits.
+    review_check: str | None = None
+    #: Its review is a search, judged for so long or so deep a move (``nashplay review --time/--depth``), not
+    #: exact.
+    review_searches: bool = False
     #: A record's ``Result`` for an outcome (``*`` while the game goes on).
     result_text: Callable[[Outcome | None], str] = _default_result_text
     #: The record's move text: every action played, in the game's notation.
     move_texts: Callable[[Game[Any, Any]], list[str]] = _history_texts
     #: The values of ``state``'s parameters that its records keep (by parameter name).
     values_of: Callable[[Game[Any, Any]], dict[str, Any]] = lambda state: {}
+    #: Its solved line (``nashplay replay --solved GAME``), as ``"module:function"``: a function of the parameters'
+    #: values, a seed (``None``: the likeliest line) and a progress callback taking words, to a
+    #: ``solvers.lines.GameLine``; and whether a seed draws the line from the equilibrium's mixes.
+    lines: str | None = None
+    line_draws: bool = False
+    #: A record's game in a few words, from its tags (the lists of saved and recent games): "TCG n=3"; ``None``:
+    #: the title and each parameter's tag as ``name=value`` ("Goofspiel N=5").
+    label: Callable[[Mapping[str, str]], str] | None = None
     #: Parameters by name (filled in from ``parameters``).
     by_name: Mapping[str, Parameter] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "by_name", {parameter.name: parameter for parameter in self.parameters})
+
+    def label_of(self, tags: Mapping[str, str]) -> str:
+        """A record's game in a few words (``label``), every value clipped: a damaged tag never widens a list."""
+        if self.label is not None:
+            return self.label(tags)
+        values = [
+            f"{parameter.metavar or parameter.name}={clipped(tags[parameter.tag], 5)}"
+            for parameter in self.parameters
+            if parameter.tag is not None and parameter.tag in tags
+        ]
+        return " ".join([self.title, *values])
 
     def start(self, *, seed: int | None = None, **values: Any) -> Game[Any, Any]:
         """A new game with these parameter values (the rest at their defaults), dealt from ``seed`` if the game
@@ -160,6 +186,13 @@ class GameType:
         if self.deals:
             filled["seed"] = seed
         return self.new_state(**filled)
+
+
+def resolve(reference: str) -> Any:
+    """The object a ``"module:name"`` reference names (an adviser, a reviewer, a line builder, a screen), its module
+    imported now: descriptors name what lives outside ``core`` without importing it."""
+    module, _, name = reference.partition(":")
+    return getattr(importlib.import_module(module), name)
 
 
 def whole_number_parser(what: str, low: int, high: int) -> Callable[[str], int]:

@@ -594,6 +594,7 @@ def _game_type(variant: Variant) -> GameType:
         "geister",
         _SUMMARIES.get(variant.name, "4x4 Mini-Geister with a third piece on one side (section 6 of its paper)"),
         new_state=lambda first: GeisterState(variant, first),
+        label=lambda tags: variant.name,
         start_tags=_start_tags,
         from_tags=state_from_tags,
         parameters=(FIRST_PARAMETER,),
@@ -603,6 +604,7 @@ def _game_type(variant: Variant) -> GameType:
             else "solvers.advice.mini_geister:from_request"
         ),
         reviewer="solvers.review.geister:review" if variant.name == "geister" else "solvers.review.mini_geister:review",
+        review_searches=variant.name == "geister",
         units=("ply", "plies"),
         state_name="position",
         position_help="the position in the notation, the side to move's colours given "

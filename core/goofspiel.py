@@ -45,6 +45,7 @@ __all__ = [
     "PlayedRound",
     "check_cards",
     "parse_position",
+    "revealed_deck",
     "round_winner",
 ]
 
@@ -345,13 +346,17 @@ class GoofspielState:
         deck: Sequence[int] | None = None,
         position: GoofspielPosition | None = None,
         points: tuple[int, int] | None = None,
+        known: int | None = None,
     ) -> None:
+        """``known``: how many prizes of ``deck`` are really known (a record of a game in progress keeps only those
+        turned up; the rest of ``deck`` is an order made up to fill it): a round past them is refused."""
         check_cards(cards)
         start = GoofspielPosition.start(cards) if position is None else position
         if start.cards != cards:
             raise ValueError(f"the position is one of an N = {start.cards} game, not of N = {cards}")
         self.cards = cards
         self._deck = _deal(start, seed, deck, position is None)
+        self._known = len(self._deck) if known is None else known
         self._points = _start_points(start, points)
         self._hands: tuple[frozenset[int], frozenset[int]] = (start.hand1, start.hand2)
         self._history: list[GoofspielRound] = []
@@ -435,6 +440,11 @@ class GoofspielState:
                 raise IllegalMoveError(f"{side} cannot bid {bid}: their hand is {_listed(hand)}")
         up = self.up
         assert up is not None  # the game is not over
+        if len(self._history) >= self._known:
+            raise IllegalMoveError(
+                f"round {len(self._history) + 1} was played for a prize the record does not say (its Deck stops at "
+                f"{self._known} prizes)"
+            )
         self._undo.append((self._hands, self._points))
         self._history.append(bids)
         self._hands = (self._hands[0] - {bids[0]}, self._hands[1] - {bids[1]})
@@ -471,6 +481,7 @@ class GoofspielState:
     def clone(self) -> GoofspielState:
         other = GoofspielState.__new__(GoofspielState)
         other.cards, other._deck, other._points, other._hands = self.cards, self._deck, self._points, self._hands
+        other._known = self._known
         other._history = list(self._history)
         other._undo = list(self._undo)
         return other
@@ -582,15 +593,32 @@ def _parse_deck(text: str, cards: int) -> tuple[int, ...]:
 
 
 def _goofspiel_from_tags(tags: Mapping[str, str]) -> GoofspielState:
-    """A record keeps the order the prizes came up in (``Deck``): the bids alone do not say who took what."""
+    """A record keeps the order the prizes came up in (``Deck``): the bids alone do not say who took what. A game
+    in progress keeps only the prizes turned up so far (the order of the rest would foretell the game): the others
+    follow in ascending order, an order the record does not claim to know."""
     cards = read_tag(tags, CARDS_PARAMETER)
     if "Deck" not in tags:
         raise NotationError('a Goofspiel record needs the order its prizes came up in: [Deck "31524"]')
     deck = _parse_deck(tags["Deck"], cards)
     start = tags.get("Start")
     if start is None:
-        return GoofspielState(cards, deck=deck)
-    return GoofspielState.from_text(start, cards, deck=deck)
+        return GoofspielState(cards, deck=_completed(deck, set(range(1, cards + 1))), known=len(deck))
+    position = parse_position(start, cards)
+    if position.up is None:
+        return GoofspielState(cards, position=position, deck=deck)
+    prizes = position.prizes | {position.up}
+    return GoofspielState(cards, position=position, deck=_completed(deck, prizes), known=len(deck))
+
+
+def _completed(deck: tuple[int, ...], prizes: set[int] | frozenset[int]) -> tuple[int, ...]:
+    """``deck`` followed by the prizes it lacks, ascending (a deck that repeats a prize stays invalid: too long)."""
+    return (*deck, *sorted(set(prizes) - set(deck)))
+
+
+def revealed_deck(state: GoofspielState) -> str:
+    """The ``Deck`` tag of a game in progress: the prizes turned up so far, the one up now included."""
+    shown = len(state.history()) + (0 if state.up is None else 1)
+    return "".join(str(prize) for prize in state.deck[:shown])
 
 
 def _goofspiel_start_tags(state: Game[Any, Any]) -> dict[str, str]:
@@ -621,5 +649,7 @@ GAME_TYPES = (
         reviewer="solvers.review.goofspiel:review",
         values_of=lambda state: {"cards": _goofspiel(state).cards},
         state_text=lambda state: _goofspiel(state).state_text,
+        lines="solvers.lines.simultaneous:goofspiel_from_values",
+        line_draws=True,
     ),
 )

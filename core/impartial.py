@@ -534,6 +534,12 @@ def _nim_from_tags(tags: Mapping[str, str]) -> HeapGameState:
     return HeapGameState.from_text(start, read_tag(tags, RULE_PARAMETER), misere)
 
 
+def _nim_label(tags: Mapping[str, str]) -> str:
+    rule = tags.get("Rule", "nim")
+    name = "Nim" if rule == "nim" else f"Heaps {clipped(rule, 20)}"
+    return name + (" misere" if tags.get("Misere") == "yes" else "")
+
+
 GAME_TYPES = (
     GameType(
         "nim",
@@ -546,6 +552,7 @@ GAME_TYPES = (
         from_tags=_nim_from_tags,
         adviser="solvers.advice.nim:from_request",
         reviewer="solvers.review.nim:review",
+        review_check="solvers.review.nim:beyond_limits",
         parameters=(HEAPS_PARAMETER, RULE_PARAMETER, MISERE_PARAMETER),
         # A ply is one player's turn: "2 moves" once read as a move of each player (tests/test_app_nim.py).
         units=("ply", "plies"),
@@ -558,5 +565,7 @@ GAME_TYPES = (
         "resistance.",
         values_of=lambda state: {"rule": _heaps(state).rule, "misere": _heaps(state).misere},
         state_text=lambda state: _heaps(state).heaps_text,
+        label=_nim_label,
+        lines="solvers.lines.nim:nim_from_values",
     ),
 )

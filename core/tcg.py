@@ -315,5 +315,8 @@ GAME_TYPES = (
         "state's value.",
         values_of=lambda state: {"n": _tcg(state).n},
         state_text=lambda state: _tcg(state).state_text,
+        label=lambda tags: f"TCG n={clipped(tags.get('N', '?'), 5)}",
+        lines="solvers.lines.simultaneous:tcg_from_values",
+        line_draws=True,
     ),
 )

@@ -264,8 +264,9 @@ def _missing_below(keys: IntArray, level: int, tables: _Tables) -> dict[int, Int
     return levels
 
 
-def _solve_level(level: int, keys: IntArray, tables: _Tables) -> None:
-    """``W`` of ``keys`` (all with ``level`` cards in hand), from the tables' values one level down."""
+def _solve_level(level: int, keys: IntArray, tables: _Tables, solved: Callable[[int], None] | None = None) -> None:
+    """``W`` of ``keys`` (all with ``level`` cards in hand), from the tables' values one level down; ``solved(count)``
+    is told after each chunk of keys, so that a long level still shows it is moving."""
     if level == 1:
         # One card each: the bids are forced. Renumbered, the cards compare as their bit masks do.
         hand1 = keys >> (_PAIR_SHIFT + _HAND_BITS)
@@ -294,6 +295,8 @@ def _solve_level(level: int, keys: IntArray, tables: _Tables) -> None:
         np.add.at(averages, np.concatenate(owners), _game_values(stacked))
         tables.positions += stacked.shape[0]
         tables.matrix_games += stacked.shape[0]
+        if solved is not None:
+            solved(min(start + _CHUNK, keys.size))
     tables.add(level, keys, averages / level)
 
 
@@ -327,9 +330,15 @@ def _game_values(games: FloatArray) -> FloatArray:
     return out
 
 
+def _offset(progress: Progress, done: int, total: int) -> Callable[[int], None]:
+    """A level's count of keys solved, told to ``progress`` as entries of the whole fill."""
+    return lambda count: progress(done + count, total)
+
+
 def _fill(keys: IntArray, level: int, tables: _Tables, progress: Progress | None = None) -> int:
     """Solve whatever ``keys`` (``level`` cards in hand) need that the tables lack; returns how many positions that
-    took. ``progress(done, total)`` is told, in table entries, after each level (the last levels take the most)."""
+    took. ``progress(done, total)`` is told, in table entries, as each level starts and after each chunk of one (the
+    last levels take the most: a chunk is a fraction of a second)."""
     before = tables.positions
     started = time.perf_counter()
     missing = sorted(_missing_below(keys, level, tables).items())
@@ -338,7 +347,7 @@ def _fill(keys: IntArray, level: int, tables: _Tables, progress: Progress | None
     for below, level_keys in missing:
         if progress is not None:
             progress(done, total)
-        _solve_level(below, level_keys, tables)
+        _solve_level(below, level_keys, tables, None if progress is None else _offset(progress, done, total))
         done += level_keys.size
     if progress is not None:
         progress(total, total)

@@ -8,13 +8,12 @@ are re-solved by a plain reference written in this file (one scipy LP per state,
 from __future__ import annotations
 
 import random
-from functools import cache
 
 import numpy as np
 import pytest
+from goofspiel_reference import reference_lp, reference_matrix
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from scipy.optimize import linprog
 
 from core.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
 from core.game import SIMULTANEOUS, TERMINAL, Side
@@ -287,52 +286,14 @@ def test_a_last_round_is_decided_by_its_forced_bids(position: GoofspielPosition)
 # ------------------------------------------------------------------------------------------------ the reference
 
 
-def _reference_lp(matrix: np.ndarray) -> float:
-    """max over x of min over columns of x A: variables (x, v), maximise v, v <= (x A)_j, sum x = 1, x >= 0."""
-    m, n = matrix.shape
-    cost = np.zeros(m + 1)
-    cost[-1] = -1.0
-    upper = np.hstack([-matrix.T, np.ones((n, 1))])
-    equal = np.hstack([np.ones((1, m)), np.zeros((1, 1))])
-    bounds = [(0.0, 1.0)] * m + [(-2.0, 2.0)]
-    result = linprog(cost, A_ub=upper, b_ub=np.zeros(n), A_eq=equal, b_eq=[1.0], bounds=bounds, method="highs")
-    assert result.status == 0
-    return float(result.x[-1])
-
-
-def _reference_matrix(
-    hand1: frozenset[int], hand2: frozenset[int], prizes: frozenset[int], up: int, diff: int
-) -> np.ndarray:
-    rows = []
-    for a in sorted(hand1):
-        row = []
-        for b in sorted(hand2):
-            after = diff + (up if a > b else -up if a < b else 0)
-            if not prizes:
-                row.append(float(_sign(after)))
-            else:
-                row.append(
-                    sum(_reference_value(hand1 - {a}, hand2 - {b}, prizes - {p}, p, after) for p in prizes)
-                    / len(prizes)
-                )
-        rows.append(row)
-    return np.array(rows)
-
-
-@cache
-def _reference_value(hand1: frozenset[int], hand2: frozenset[int], prizes: frozenset[int], up: int, diff: int) -> float:
-    """The definition, state by state, on the real cards: one LP per stage game."""
-    return _reference_lp(_reference_matrix(hand1, hand2, prizes, up, diff))
-
-
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(played_states(max_cards=5, max_left=3))
 def test_random_positions_match_a_plain_lp_per_state(state: GoofspielState) -> None:
     position = state.position
     assume(position.up is not None)
     assert position.up is not None
-    reference = _reference_matrix(position.hand1, position.hand2, position.prizes, position.up, position.diff)
-    value = _reference_lp(reference)
+    reference = reference_matrix(position.hand1, position.hand2, position.prizes, position.up, position.diff)
+    value = reference_lp(reference)
     solution = solve_position(position)
     assert solution.value == pytest.approx(value, abs=1e-9)
     assert np.allclose(solution.matrix, reference, atol=1e-9)
@@ -353,9 +314,9 @@ def test_random_positions_match_a_plain_lp_per_state(state: GoofspielState) -> N
 def test_deeper_positions_match_the_plain_lp(text: str, cards: int) -> None:
     position = parse_position(text, cards)
     assert position.up is not None
-    reference = _reference_matrix(position.hand1, position.hand2, position.prizes, position.up, position.diff)
+    reference = reference_matrix(position.hand1, position.hand2, position.prizes, position.up, position.diff)
     solution = solve_position(position)
-    assert solution.value == pytest.approx(_reference_lp(reference), abs=1e-9)
+    assert solution.value == pytest.approx(reference_lp(reference), abs=1e-9)
     assert np.allclose(solution.matrix, reference, atol=1e-9)
 
 

@@ -8,7 +8,10 @@ from itertools import product
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
+from cli_helpers import refused
+from goofspiel_reference import reference_matrix, reference_value
 
 from core.games import load_game
 from core.goofspiel import GoofspielState
@@ -22,15 +25,6 @@ def run_json(argv: list[str], capsys: pytest.CaptureFixture[str]) -> dict[str, A
     assert err == "" and out.count("\n") == 1
     data: dict[str, Any] = json.loads(out)
     return data
-
-
-def refused(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
-    with pytest.raises(SystemExit) as info:
-        main(argv)
-    assert info.value.code == 2
-    out, err = capsys.readouterr()
-    assert out == "" and err.count("\n") == 1 and "Traceback" not in err
-    return err
 
 
 def test_analyse_with_one_round_left_knows_the_bids_are_forced(capsys: pytest.CaptureFixture[str]) -> None:
@@ -162,3 +156,35 @@ def test_a_long_solve_says_how_far_it_has_come_until_it_ends(monkeypatch: pytest
     released.set()
     last = list(advices)[-1]
     assert last.final and last.best and last.value == pytest.approx(real("235/145/24/3/+1").value)
+
+
+@pytest.mark.parametrize("seed", [None, 4])
+def test_a_solved_line_is_equilibrium_play_checked_round_by_round(
+    seed: int | None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``replay --solved goofspiel``: each round's value is the plain LP's (``goofspiel_reference``), each mix
+    reaches it against every answer, the round played is the likeliest (or a drawn) one, and the line replays to
+    its stated ending from its own record."""
+    argv = ["replay", "--solved", "goofspiel", "--cards", "4", "--list", *(["--seed", str(seed)] if seed else [])]
+    [line] = run_json(argv, capsys)["lines"]
+    assert line["game"] == "goofspiel" and line["parameters"] == {"cards": 4, "seed": seed}
+    state = GoofspielState(4, seed=seed or 0)
+    for step in line["moves"]:
+        position = state.position
+        assert step["state"] == position.text
+        assert position.up is not None
+        value = reference_value(position.hand1, position.hand2, position.prizes, position.up, position.diff)
+        assert step["value"] == pytest.approx(value, abs=1e-9)
+        matrix = reference_matrix(position.hand1, position.hand2, position.prizes, position.up, position.diff)
+        mix1 = [step["p1"][str(card)] for card in sorted(position.hand1)]
+        mix2 = [step["p2"][str(card)] for card in sorted(position.hand2)]
+        assert min(np.array(mix1) @ matrix) == pytest.approx(value, abs=1e-7)  # player 1 secures the value
+        assert max(matrix @ np.array(mix2)) == pytest.approx(value, abs=1e-7)  # player 2 holds it there
+        bid1, bid2 = (int(card) for card in step["move"].split(":"))
+        if seed is None:
+            assert mix1[sorted(position.hand1).index(bid1)] == pytest.approx(max(mix1))
+            assert mix2[sorted(position.hand2).index(bid2)] == pytest.approx(max(mix2))
+        else:
+            assert mix1[sorted(position.hand1).index(bid1)] > 0 and mix2[sorted(position.hand2).index(bid2)] > 0
+        state.apply_joint((bid1, bid2))
+    assert state.is_terminal() and line["ending"] == str(state.outcome())

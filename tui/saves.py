@@ -484,18 +484,12 @@ class RecentGame:
 
 
 def game_label(record: Record) -> str:
-    """A record's game in a few words: the Geister variant's name, TCG's n, Footstep's n and k, Nim's rule."""
+    """A record's game in a few words (its descriptor's ``label``): TCG's n, Footstep's n and k, Nim's rule; the
+    Geister variant's name."""
     tags = record.tags
     game = tags.get("Game", "?")
-    if game == "tcg":
-        return f"TCG n={clipped(tags.get('N', '?'), 5)}"
-    if game == "footstep":
-        return f"Footstep {clipped(tags.get('N', '?'), 5)},{clipped(tags.get('K', '?'), 5)}"
-    if game == "nim":
-        rule = tags.get("Rule", "nim")
-        name = "Nim" if rule == "nim" else f"Heaps {clipped(rule, 20)}"
-        return name + (" misere" if tags.get("Misere") == "yes" else "")
-    return clipped(game, 30)
+    described = GAME_TYPES.get(game)
+    return clipped(game, 30) if described is None else described.label_of(tags)
 
 
 def opponent_of(record: Record) -> str:

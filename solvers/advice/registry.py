@@ -10,12 +10,12 @@ then, so the command line can read this module for ``--help``.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from core.game import Side
+from core.game_type import resolve
 from core.games import game_type
 
 if TYPE_CHECKING:
@@ -66,8 +66,7 @@ def adviser(game: str) -> Callable[[Request], Iterator[Advice]]:
     reference = game_type(game).adviser
     if reference is None:
         raise ValueError(f"no adviser for {game}")
-    module, _, function = reference.partition(":")
-    found: Callable[[Request], Iterator[Advice]] = getattr(importlib.import_module(module), function)
+    found: Callable[[Request], Iterator[Advice]] = resolve(reference)
     return found
 
 

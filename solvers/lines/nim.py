@@ -15,8 +15,10 @@ The exact search is bounded (``SEARCH_LIMIT`` positions generated): bigger heaps
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from functools import reduce
 from operator import xor
+from typing import Any
 
 from core.game import Side
 from core.impartial import HeapGameState, HeapMove, HeapRule, format_heaps, heap_moves, heaps_after
@@ -24,10 +26,15 @@ from solvers.grundy import GrundyTable, SearchTooLargeError
 from solvers.grundy import PositionSearch as Search  # the exact search: wins and remoteness of any position
 from solvers.lines import GameLine, LineStep, LineTooLongError, game_line
 
-__all__ = ["SEARCH_LIMIT", "nim_line"]
+__all__ = ["SEARCH_LIMIT", "nim_from_values", "nim_line"]
 
 #: The most positions the exact search may generate for one line (about 4 microseconds each: a second at most).
 SEARCH_LIMIT = 250_000
+
+
+def nim_from_values(values: Mapping[str, Any], seed: int | None, tell: Callable[[str], None] | None = None) -> GameLine:
+    """``nim_line`` for the game's parameters (``core.impartial``'s descriptor): perfect play draws nothing."""
+    return nim_line(tuple(values["heaps"]), values["rule"], bool(values["misere"]))
 
 
 def nim_line(heaps: tuple[int, ...], rule: HeapRule, misere: bool = False, limit: int = SEARCH_LIMIT) -> GameLine:

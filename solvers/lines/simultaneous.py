@@ -1,10 +1,15 @@
-"""Solved lines of the simultaneous games, the Twice Clap Game and Footstep: equilibrium play round by round.
+"""Solved lines of the simultaneous games, the Twice Clap Game, Footstep and Goofspiel: equilibrium play round by
+round.
 
-Each round the line shows both players' equilibrium mixes at the state (``solvers.tcg``, ``solvers.footstep``), the
+Each round the line shows both players' equilibrium mixes at the state (``solvers.tcg``, ``solvers.footstep``,
+``solvers.goofspiel``), the
 state's value, and the joint action played: each player's likeliest action (ties go to the first in the game's order:
 ``c a d s``, the lowest bid), or, with a seed, each action drawn from its player's mix (player 1's first, then player
 2's, from one generator: the same seed gives the same line). Playing the likeliest action every round is not the
 equilibrium (an opponent who knew it would answer it); the line shows what the equilibrium plays most often.
+
+Goofspiel deals its prizes by chance: its line's deck is dealt from the seed (seed 0 for the likeliest line), so
+the same seed gives the same deal; its states never repeat (every round spends a card of each hand).
 
 A line ends with the game, or where it cannot: the likeliest line is deterministic and the state is all that matters
 (both games are Markov games), so once it comes back to a state it goes round for ever, and it stops there and says
@@ -16,7 +21,7 @@ at least one point).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
@@ -30,7 +35,18 @@ if TYPE_CHECKING:
     from solvers.footstep import FootstepSolution
     from solvers.tcg import TcgSolution
 
-__all__ = ["BOUND", "footstep_line", "tcg_line"]
+__all__ = [
+    "BOUND",
+    "footstep_from_values",
+    "footstep_line",
+    "goofspiel_from_values",
+    "goofspiel_line",
+    "tcg_from_values",
+    "tcg_line",
+]
+
+#: A long solve's report, in words (``nashplay replay`` prints it on one line of a terminal).
+Tell = Callable[[str], None]
 
 #: The most rounds a line plays before it is cut.
 BOUND = 200
@@ -103,7 +119,7 @@ def _play(
 
 def _text(state: Game[Any, Any]) -> str:
     text = getattr(state, "state_text", None)
-    assert isinstance(text, str), "TCG and Footstep states have a text form"
+    assert isinstance(text, str), "the simultaneous games' states have a text form"
     return text
 
 
@@ -254,6 +270,87 @@ def footstep_line(
     header = f"{'state':<9} {'value':<7} {'player 1 bids':<30} {'player 2 bids':<30} {'played':<7} chance"
     title = f"Footstep (n = {n}, k = {k}), equilibrium play: {how}"
     return _equilibrium_line(key, how, title, state, figures, ending, header, {"n": n, "k": k, "seed": seed})
+
+
+# --------------------------------------------------------------------------------------------------- Goofspiel
+
+
+def goofspiel_line(cards: int = 5, seed: int | None = None, bound: int = BOUND) -> GameLine:
+    """Goofspiel with ``cards`` cards, its deck dealt from ``seed`` (0 when none): the likeliest line of the exact
+    equilibrium, or (``seed``) one drawn from its mixes. Each position is solved as it comes (``solvers.goofspiel``)."""
+    from core.goofspiel import GoofspielState
+    from solvers.goofspiel import solve_position
+
+    def judge(state: Game[int, Any]) -> _Stage[int]:
+        assert isinstance(state, GoofspielState)
+        solution = solve_position(state.position)
+        mixes = tuple(sorted(solution.mix(side).items()) for side in Side)
+        return _Stage(_clean(solution.value), (mixes[0], mixes[1]))
+
+    deal = 0 if seed is None else seed
+    state = GoofspielState(cards, seed=deal)
+    deck = "".join(str(prize) for prize in state.deck)
+    rounds, ending = _play(state, judge, seed, bound)
+    key, how = _how(seed)
+
+    def mix_text(mix: Sequence[tuple[int, float]]) -> str:
+        likeliest = sorted(((card, p) for card, p in mix if p > TIE), key=lambda item: (-item[1], item[0]))
+        shown = " ".join(f"{card}:{round_like_source(p)}" for card, p in likeliest[:SHOWN_BIDS])
+        more = len(likeliest) - SHOWN_BIDS
+        return shown + (f" +{more} more" if more > 0 else "")
+
+    def row(played: _Round[int]) -> str:
+        mixes = [mix_text(mix) for mix in played.stage.mixes]
+        joint = f"{played.joint[0]}:{played.joint[1]}"
+        value = f"{played.stage.value:+.3f}"
+        return f"{played.state:<20} {value:<7} {mixes[0]:<26} {mixes[1]:<26} {joint:<6} {played.chance:.2f}"
+
+    def comment(played: _Round[int]) -> str:
+        mixes = [mix_text(mix) for mix in played.stage.mixes]
+        return (
+            f"at {played.state} player 1's expected result {played.stage.value:+.3f}; cards (card:probability) "
+            f"{mixes[0]} and {mixes[1]}; this round's chance {played.chance:.2f}"
+        )
+
+    def data(played: _Round[int]) -> dict[str, object]:
+        return {f"p{side + 1}": {str(card): p for card, p in mix} for side, mix in enumerate(played.stage.mixes)}
+
+    figures = _figures(rounds, ending, lambda joint: f"{joint[0]}:{joint[1]}", row, comment, data)
+    header = f"{'position':<20} {'value':<7} {'player 1 cards':<26} {'player 2 cards':<26} {'played':<6} chance"
+    title = f"Goofspiel (N = {cards}, deck {deck} dealt from seed {deal}), equilibrium play: {how}"
+    return _equilibrium_line(key, how, title, state, figures, ending, header, {"cards": cards, "seed": seed})
+
+
+# --------------------------------------------------------------------------------------------------- from a descriptor
+
+
+def tcg_from_values(values: Mapping[str, Any], seed: int | None, tell: Tell | None = None) -> GameLine:
+    """``tcg_line`` for the game's parameters (``core.tcg``'s descriptor), solved with progress told in words."""
+    from solvers.tcg import load_solution
+
+    n = int(values["n"])
+    progress = None if tell is None else (lambda sweep, residual: tell(f"tcg (n = {n}): sweep {sweep}"))
+    return tcg_line(n, seed, load_solution(n, progress=progress)[0])
+
+
+def footstep_from_values(values: Mapping[str, Any], seed: int | None, tell: Tell | None = None) -> GameLine:
+    """``footstep_line`` for the game's parameters, solved with progress told in words."""
+    from solvers.footstep import load_solution
+
+    n, k = int(values["n"]), int(values["k"])
+    progress = None if tell is None else (lambda level, levels: tell(f"footstep ({n}, {k}): level {level}/{levels}"))
+    return footstep_line(n, k, seed, load_solution(n, k, progress=progress)[0])
+
+
+def goofspiel_from_values(values: Mapping[str, Any], seed: int | None, tell: Tell | None = None) -> GameLine:
+    """``goofspiel_line`` for the game's parameters; the whole game is solved first, with progress told in words."""
+    from solvers.goofspiel import game_value
+
+    cards = int(values["cards"])
+    game_value(
+        cards, None if tell is None else lambda done, total: tell(f"goofspiel (N = {cards}): {done:,}/{total:,}")
+    )
+    return goofspiel_line(cards, seed)
 
 
 def _equilibrium_line(

@@ -82,3 +82,23 @@ def review(record: Record, states: list[Game[Any, Any]], tick: Tick, budget: Bud
             "values": "the mover's: +1 a proven win, -1 a proven loss (nim-sums are of normal play's Grundy values)",
         },
     )
+
+
+def beyond_limits(state: Game[Any, Any]) -> str | None:
+    """Why a record's heaps are beyond what the Sprague-Grundy solver takes (``GameType.review_check``), or
+    ``None``: read from the tags, before anything is solved."""
+    from solvers.grundy_limits import MAX_HEAP, MAX_HEAPS, MAX_TAKE, longest_sequence
+
+    assert isinstance(state, HeapGameState)
+    heaps, rule = state.heaps, state.rule
+    if len(heaps) > MAX_HEAPS:
+        return f"the record's Nim has {len(heaps):,} heaps: the review takes at most {MAX_HEAPS}"
+    largest, why = longest_sequence(rule)
+    largest = min(MAX_HEAP, largest)
+    if max(heaps, default=0) > largest:
+        return f"the record's Nim has a heap of {max(heaps):,} stones: at most {largest:,}{why}"
+    from solvers.grundy import max_take  # numpy: only once the record is read
+
+    if (max_take(rule) or 0) > MAX_TAKE:
+        return f"the record's {rule} takes more than {MAX_TAKE:,} stones at once"
+    return None

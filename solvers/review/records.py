@@ -9,12 +9,12 @@ app can run it in another process.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from typing import Any
 
 from core.errors import NotationError, RecordError
 from core.game import Game
+from core.game_type import resolve
 from core.games import GAME_TYPES
 from core.record import Record
 from solvers.review import DEFAULT_TIME, Review
@@ -57,27 +57,9 @@ def beyond_limits(record: Record) -> str | None:
                 f"the record's {game.title} has {parameter.name} = {value}: the review solves {parameter.name} from "
                 f"{low:g} to {high:g}"
             )
-    if game.name == "nim":  # the Sprague-Grundy solver's own limits
-        return _nim_too_large(state)
-    return None
-
-
-def _nim_too_large(state: object) -> str | None:
-    from core.impartial import HeapGameState
-    from solvers.grundy_limits import MAX_HEAP, MAX_HEAPS, MAX_TAKE, longest_sequence
-
-    assert isinstance(state, HeapGameState)
-    heaps, rule = state.heaps, state.rule
-    if len(heaps) > MAX_HEAPS:
-        return f"the record's Nim has {len(heaps):,} heaps: the review takes at most {MAX_HEAPS}"
-    largest, why = longest_sequence(rule)
-    largest = min(MAX_HEAP, largest)
-    if max(heaps, default=0) > largest:
-        return f"the record's Nim has a heap of {max(heaps):,} stones: at most {largest:,}{why}"
-    from solvers.grundy import max_take  # numpy: only once the record is read
-
-    if (max_take(rule) or 0) > MAX_TAKE:
-        return f"the record's {rule} takes more than {MAX_TAKE:,} stones at once"
+    if game.review_check is not None:  # the reviewer's own limits (the Sprague-Grundy solver's)
+        check: Callable[[Game[Any, Any]], str | None] = resolve(game.review_check)
+        return check(state)
     return None
 
 
@@ -119,6 +101,5 @@ def review_record(
         progress(0, total)
     if game.reviewer is None:
         raise RecordError(f"no review for {game.title} yet")
-    module, _, function = game.reviewer.partition(":")
-    judge: Judge = getattr(importlib.import_module(module), function)
+    judge: Judge = resolve(game.reviewer)
     return judge(record, states, tick, Budget(time, depth, seed))

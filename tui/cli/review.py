@@ -98,7 +98,8 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     except (NotationError, OSError) as error:
         _fail(parser, file_problem(args.file, error))
     name = record.tags.get("Game", "")
-    searched = name == "geister"
+    described = GAME_TYPES.get(name)
+    searched = described is not None and described.review_searches
     if not searched and (args.time is not None or args.depth is not None):
         option = "--time" if args.time is not None else "--depth"
         _fail(parser, f"{option} is for Geister's search; a {name[:40]} record is judged exactly")
