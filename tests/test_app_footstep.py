@@ -99,7 +99,7 @@ def test_advice_shows_the_equilibrium_mix_and_toggles() -> None:
             assert screen.entry == str(screen.suggestion)
             await pilot.press("a")
             assert not app.screen.query_one("#fs-right").display
-            assert app.footstep_advice is False
+            assert app.advice_shown("footstep") is False
             await pilot.press("n")  # a new game keeps the choice
             assert not app.screen.query_one("#fs-right").display
 

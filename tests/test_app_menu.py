@@ -81,6 +81,7 @@ def test_menu_offers_the_games_and_set_up_starts_a_game() -> None:
                 "game:tcg",
                 "game:nim",
                 "game:footstep",
+                "game:goofspiel",
                 "recent",
                 "connect",
                 "replay",

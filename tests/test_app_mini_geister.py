@@ -46,7 +46,7 @@ def test_advice_at_the_start_shows_the_papers_distances() -> None:
             # The bar beside the board gives the exact value.
             assert app.screen.query_one("#eval-bar", EvalBar).label == "+1"
             await pilot.press("a")
-            assert not app.screen.query_one("#mini-advice").display and app.mini_geister_advice is False
+            assert not app.screen.query_one("#mini-advice").display and app.advice_shown("mini-geister") is False
             await pilot.press("a")
             await settle_workers(app, pilot)
             assert app.screen.query_one("#mini-advice").display
@@ -111,7 +111,7 @@ def test_the_advice_choice_is_remembered_between_sessions(state_dir: Path) -> No
         async with app.run_test(size=SIZE) as pilot:
             await settle_workers(app, pilot)
             await pilot.press("a")
-            assert app.mini_geister_advice is False
+            assert app.advice_shown("mini-geister") is False
         again = app_for()
         async with again.run_test(size=SIZE) as pilot:
             await settle_workers(again, pilot)

@@ -312,7 +312,7 @@ def test_a_toggles_the_advice_and_a_new_game_keeps_the_choice() -> None:
             screen = screen_of(app)
             assert screen.query_one("#nim-right").display
             await press(app, pilot, "a")
-            assert not screen.query_one("#nim-right").display and app.nim_advice is False
+            assert not screen.query_one("#nim-right").display and app.advice_shown("nim") is False
             await press(app, pilot, "n")
             assert isinstance(app.screen, NimSetupScreen)
             await press(app, pilot, "ctrl+s")
@@ -338,7 +338,7 @@ def test_the_menu_opens_the_set_up_and_start_begins_the_chosen_game() -> None:
             assert isinstance(app.screen, MenuScreen)
             games = app.screen.query_one("#games", OptionList)
             ids = [games.get_option_at_index(i).id for i in range(games.option_count)]
-            assert ids.index("game:nim") == ids.index("game:footstep") - 1 == ids.index("connect") - 3
+            assert ids.index("game:nim") == ids.index("game:footstep") - 1 == ids.index("connect") - 4
             games.highlighted = ids.index("game:nim")
             await press(app, pilot, "enter")
             assert isinstance(app.screen, NimSetupScreen)

@@ -1,8 +1,8 @@
-"""Every game is kept as it is played (TCG, Footstep and Nim as the Geister family): in progress in a save slot,
-offered for resume on the menu with its state, resumed from its record with the same opponent and options; finished
-in the state folder's ``records/``. ``s`` (``ctrl+s`` where ``s`` is a game's key) saves a record that replays to
-the game; after a game ``v`` asks for its review and ``m`` is a rematch with the sides swapped; a damaged save of
-any game is set aside with one line and the app starts."""
+"""Every game is kept as it is played (TCG, Footstep, Nim and Goofspiel as the Geister family): in progress in a save
+slot, offered for resume on the menu with its state, resumed from its record with the same opponent and options;
+finished in the state folder's ``records/``. ``s`` (``ctrl+s`` where ``s`` is a game's key) saves a record that
+replays to the game; after a game ``v`` asks for its review and ``m`` is a rematch with the sides swapped; a damaged
+save of any game is set aside with one line and the app starts."""
 
 from __future__ import annotations
 
@@ -22,12 +22,13 @@ from core.errors import NotationError
 from core.game import Side
 from core.record import Record
 from tui.app import NashplayApp, StartRequest
-from tui.config import FootstepConfig, GeisterConfig, NimConfig, TcgConfig
+from tui.config import FootstepConfig, GeisterConfig, GoofspielConfig, NimConfig, TcgConfig
 from tui.games import Config
 from tui.messages import OpenReview
 from tui.saves import SaveStore
 from tui.screens.footstep import FootstepScreen
 from tui.screens.game import GameScreen
+from tui.screens.goofspiel import GoofspielScreen
 from tui.screens.menu import MenuScreen
 from tui.screens.nim import NimScreen
 from tui.screens.tcg import TcgScreen
@@ -35,7 +36,7 @@ from tui.session import check_resumable, resume_record
 
 SIZE = (110, 36)
 
-Screen = TcgScreen | FootstepScreen | NimScreen
+Screen = TcgScreen | FootstepScreen | NimScreen | GoofspielScreen
 Drive = Callable[[NashplayApp, Pilot[None]], Awaitable[None]]
 
 
@@ -63,6 +64,12 @@ def records(state_dir: Path) -> list[Path]:
 
 def moves_of(screen: Screen) -> list[str]:
     return [screen.state.format_action(action) for action in screen.state.history()]
+
+
+def deck_of(screen: Screen) -> str:
+    """Goofspiel's whole deck, the order of the prizes (the save's secret while the game runs)."""
+    assert isinstance(screen, GoofspielScreen)
+    return "".join(str(prize) for prize in screen.state.deck)
 
 
 def state_text(state: Any) -> str:
@@ -130,6 +137,21 @@ async def nim_win(app: NashplayApp, pilot: Pilot[None]) -> None:
     await settle_workers(app, pilot)
 
 
+async def goofspiel_rounds(app: NashplayApp, pilot: Pilot[None]) -> None:
+    """Two rounds: the user bids the 1, then the 2."""
+    await ready(app, pilot)
+    for card in "12":
+        await pilot.press(card)
+        await pilot.pause()
+
+
+async def goofspiel_finish(app: NashplayApp, pilot: Pilot[None]) -> None:
+    """N = 1: one round (both bid the 1, a tie) ends the game in a draw."""
+    await ready(app, pilot)
+    await pilot.press("1")
+    await pilot.pause()
+
+
 #: name: (configuration, a few moves, the menu's words for the game and its state)
 GAMES: dict[str, tuple[Config, Drive, str]] = {
     "tcg": (TcgConfig(3, "advisor", Side.P1, seed=1), tcg_rounds, "TCG n=3 vs someone (advisor mode), 2 rounds"),
@@ -139,6 +161,7 @@ GAMES: dict[str, tuple[Config, Drive, str]] = {
         "Footstep 20,3 vs random, 2 rounds played, state ",
     ),
     "nim": (NimConfig((3, 4, 5), opponent="random", seed=3), nim_moves, "Nim vs random, 4 plies played, heaps "),
+    "goofspiel": (GoofspielConfig(5, "random", Side.P2, seed=4), goofspiel_rounds, "Goofspiel N=5 vs random, 2 rounds"),
 }
 
 #: name: (configuration, how to end the game quickly)
@@ -146,12 +169,13 @@ FINISHED: dict[str, tuple[Config, Drive]] = {
     "tcg": (TcgConfig(3, "versus", Side.P1, seed=1), tcg_lose),
     "footstep": (FootstepConfig(6, 1, "random", Side.P1, seed=3), footstep_finish),
     "nim": (NimConfig((1,), opponent="perfect", seed=3), nim_win),
+    "goofspiel": (GoofspielConfig(1, "equilibrium", Side.P1, seed=3), goofspiel_finish),
 }
 
 
 def game_screen(app: NashplayApp) -> Screen:
     screen = app.screen
-    assert isinstance(screen, TcgScreen | FootstepScreen | NimScreen), screen
+    assert isinstance(screen, TcgScreen | FootstepScreen | NimScreen | GoofspielScreen), screen
     return screen
 
 
@@ -173,7 +197,8 @@ def test_a_game_in_progress_is_offered_on_the_menu_and_resumed_as_it_was(name: s
             # What the user may open (the slot's record) hides the seed that would foretell the opponent's choices.
             public = Record.load(saved)
             assert "Seed" not in public.tags and [m.text for m in public.moves] == moves
-            assert json.loads(saved.with_suffix(".secret").read_text())["tags"] == {"Seed": str(seed)}
+            secret = json.loads(saved.with_suffix(".secret").read_text())["tags"]
+            assert secret == {"Seed": str(seed), **({"Deck": deck_of(played)} if name == "goofspiel" else {})}
         assert slots(state_dir) == [saved]  # quitting keeps it
 
         second = NashplayApp(ai_delay=0)
@@ -236,6 +261,8 @@ async def finish(screen: Screen, app: NashplayApp, pilot: Pilot[None]) -> None:
             assert screen.secret_bid is not None
             points = screen.state.position.points(screen.human)
             await pilot.press(*(str(min(points, screen.secret_bid + 1)) if points else ""), "enter")
+        elif isinstance(screen, GoofspielScreen):
+            await pilot.press(str(min(screen.state.hand(screen.human))))
         else:
             await pilot.press("enter")
         await settle_workers(app, pilot)
@@ -284,7 +311,7 @@ def test_a_game_back_at_its_start_is_not_offered(state_dir: Path) -> None:
 # ------------------------------------------------------------------------------------------------ save a record
 
 
-SAVE_KEY = {"tcg": "ctrl+s", "footstep": "ctrl+s", "nim": "s"}
+SAVE_KEY = {"tcg": "ctrl+s", "footstep": "ctrl+s", "nim": "s", "goofspiel": "ctrl+s"}
 
 
 @pytest.mark.parametrize("name", list(GAMES))

@@ -11,6 +11,7 @@ from cli_helpers import not_called, refused
 
 from tui.cli import build_parser, main
 from tui.config import FootstepConfig
+from tui.games import game_entry
 
 BOMB = "9" * 5000
 
@@ -93,7 +94,8 @@ def parsed(argv: list[str]) -> argparse.Namespace:
 
 
 def test_solve_and_play_footstep_default_to_the_standard_size() -> None:
-    solve, play = parsed(["solve", "footstep"]), parsed(["play", "footstep"])
+    solve, play = parsed(["solve", "footstep"]), game_entry("footstep").config_from_args(parsed(["play", "footstep"]))
+    assert isinstance(play, FootstepConfig)
     assert (solve.n, solve.k) == (play.n, play.k) == (FootstepConfig().n, FootstepConfig().k) == (50, 4)
 
 

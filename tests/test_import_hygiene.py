@@ -252,7 +252,8 @@ TUI_FLOORS: tuple[tuple[str, ...], ...] = (
     ("tui.cli",),
     ("tui.__main__",),
 )
-SCREEN_BASES = {"tui.screens", "tui.screens.base", "tui.screens.board_screen"}
+#: What screens share (their bases, and the background-solve helper), which any screen may import.
+SCREEN_BASES = {"tui.screens", "tui.screens.base", "tui.screens.board_screen", "tui.screens.solving"}
 
 
 def floor_of(module: str) -> int:

@@ -28,8 +28,9 @@ from tui.app import NashplayApp
 from tui.messages import OpenReview
 from tui.screens.menu import MenuScreen
 from tui.screens.record_viewer import RecordViewerScreen
-from tui.widgets.game_state import GameStateView, SpectatorTrack
+from tui.widgets.game_state import GameStateView
 from tui.widgets.heaps import HeapRows
+from tui.widgets.pictures.footstep import SpectatorTrack
 from tui.widgets.ply_list import PlyList
 
 SIZE = (110, 34)
@@ -259,7 +260,7 @@ def test_the_state_view_names_tcg_points_and_caps_the_bar() -> None:
         app = NashplayApp(ai_delay=0, ascii_mode=True)
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
-            view = GameStateView(ascii_mode=True)
+            view = GameStateView("tcg", ascii_mode=True)
             await app.screen.mount(view)
             view.show(TcgState(3, (2, 0)))
             await pilot.pause()

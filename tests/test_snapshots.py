@@ -11,7 +11,7 @@ from pilot_helpers import wait_for
 
 from core.game import Side
 from tui.app import NashplayApp, StartRequest
-from tui.config import FootstepConfig, GeisterConfig, NimConfig, TcgConfig
+from tui.config import FootstepConfig, GeisterConfig, GoofspielConfig, NimConfig, TcgConfig
 
 
 def test_mini_geister_board_after_two_plies(snap_compare) -> None:  # type: ignore[no-untyped-def]
@@ -82,6 +82,7 @@ SCREENS = {
         ("3", "enter", "1", "2"),
     ),
     "nim": (lambda: StartRequest.for_config(NimConfig(seed=7)), ("right", "enter")),
+    "goofspiel": (lambda: StartRequest.for_config(GoofspielConfig(6, "equilibrium", Side.P2, seed=7)), ("2", "5")),
     "replay": (_replay, ("right", "right", "right")),
     "help": (lambda: StartRequest.for_config(NimConfig(seed=7)), ("question_mark",)),
 }

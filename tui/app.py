@@ -135,43 +135,22 @@ class NashplayApp(App[None]):
         self.saves = saves or SaveStore(state_dir())
         #: Said once: the state folder cannot be written (games are not saved) or read.
         self.save_problem: str | None = None
-        #: Which advice panels are shown (Nim, Footstep, Mini-Geister's solved values, the live Geister search):
+        #: Which advice panels are shown (each game's, ``advice_shown``), the hint, the theme:
         #: remembered between sessions in the state directory.
         self.settings = Settings()
 
     # ---- remembered choices
 
-    @property
-    def nim_advice(self) -> bool:
-        return self.settings.get("nim_advice")
+    def advice_shown(self, game: str) -> bool:
+        """Whether ``game``'s advice panel is shown: remembered per game between sessions (the catalogue entry names
+        the setting, ``tui.games.GameEntry.advice_setting``); always for a game without one."""
+        setting = game_entry(game).advice_setting
+        return True if setting is None else self.settings.get(setting)
 
-    @nim_advice.setter
-    def nim_advice(self, value: bool) -> None:
-        self.settings.set("nim_advice", value)
-
-    @property
-    def footstep_advice(self) -> bool:
-        return self.settings.get("footstep_advice")
-
-    @footstep_advice.setter
-    def footstep_advice(self, value: bool) -> None:
-        self.settings.set("footstep_advice", value)
-
-    @property
-    def mini_geister_advice(self) -> bool:
-        return self.settings.get("mini_geister_advice")
-
-    @mini_geister_advice.setter
-    def mini_geister_advice(self, value: bool) -> None:
-        self.settings.set("mini_geister_advice", value)
-
-    @property
-    def search_advice(self) -> bool:
-        return self.settings.get("search_advice")
-
-    @search_advice.setter
-    def search_advice(self, value: bool) -> None:
-        self.settings.set("search_advice", value)
+    def set_advice_shown(self, game: str, shown: bool) -> None:
+        setting = game_entry(game).advice_setting
+        if setting is not None:
+            self.settings.set(setting, shown)
 
     @property
     def hint(self) -> bool:

@@ -20,6 +20,7 @@ from core.footstep import MAX_SOLVED_K as MAX_SOLVED_FOOTSTEP_K
 from core.footstep import MAX_SOLVED_N as MAX_SOLVED_FOOTSTEP_N
 from core.game import Side
 from core.geister import SEARCH_SECONDS, Colour, GeisterState, Setup, Variant, variant_by_name
+from core.goofspiel import CARDS_PARAMETER, DEFAULT_CARDS
 from core.impartial import MAX_PLAYED_HEAP, MAX_PLAYED_HEAPS, HeapRule, Nim, check_played
 from core.tcg import MAX_SOLVED_N as MAX_SOLVED_TCG_N
 from solvers.catalogue import UnknownPlayerError, player_entry, players_for
@@ -30,6 +31,7 @@ __all__ = [
     "ContestSettings",
     "FootstepConfig",
     "GeisterConfig",
+    "GoofspielConfig",
     "NimConfig",
     "ServerGameConfig",
     "TcgConfig",
@@ -89,6 +91,10 @@ class GeisterConfig:
     #: A position to play on from (``spec/notation.md``) instead of a set-up phase; a set-up chosen (the set-up
     #: screen's, after ``n``) starts a game from the beginning instead.
     position: str | None = None
+
+    @property
+    def game(self) -> str:
+        return self.variant
 
     def resolved_variant(self) -> Variant:
         return variant_by_name(self.variant)
@@ -192,6 +198,10 @@ class TcgConfig:
     human: Side = Side.P1
     seed: int | None = None
 
+    @property
+    def game(self) -> str:
+        return "tcg"
+
     def check(self) -> None:
         if not 1 <= self.n <= TCG_APP_MAX_N:
             raise ConfigError(f"in the app n must be 1..{TCG_APP_MAX_N}, not {self.n}", "--n")
@@ -225,6 +235,10 @@ class NimConfig:
     human: Side = Side.P1
     seed: int | None = None
 
+    @property
+    def game(self) -> str:
+        return "nim"
+
     def check(self) -> None:
         if self.opponent not in NIM_OPPONENTS:
             raise ConfigError(f"expected perfect, random or human, not {self.opponent[:30]!r}", "--opponent")
@@ -247,6 +261,10 @@ class FootstepConfig:
     human: Side = Side.P1
     seed: int | None = None
 
+    @property
+    def game(self) -> str:
+        return "footstep"
+
     def check(self) -> None:
         max_n, max_k = FOOTSTEP_APP_MAX
         if not 1 <= self.n <= max_n:
@@ -254,6 +272,30 @@ class FootstepConfig:
         if not 1 <= self.k <= max_k:
             raise ConfigError(f"in the app k is 1..{max_k}, not {self.k}", "--k")
         _check_player(self.opponent, "footstep")
+
+
+# --------------------------------------------------------------------------------------------------- Goofspiel
+
+
+@dataclass(frozen=True)
+class GoofspielConfig:
+    """Goofspiel against a catalogue player: ``cards`` in each hand (the descriptor's limits: the whole game solves
+    in half a minute at 8), the deck shuffled from ``seed``."""
+
+    cards: int = DEFAULT_CARDS
+    opponent: str = "equilibrium"
+    human: Side = Side.P1
+    seed: int | None = None
+
+    @property
+    def game(self) -> str:
+        return "goofspiel"
+
+    def check(self) -> None:
+        low, high = CARDS_PARAMETER.limits or (1, DEFAULT_CARDS)
+        if not low <= self.cards <= high:
+            raise ConfigError(f"cards (N) is {low:g}..{high:g} in the app, not {self.cards}", "--cards")
+        _check_player(self.opponent, "goofspiel")
 
 
 # --------------------------------------------------------------------------------------------------- contest server

@@ -12,39 +12,53 @@ No Textual here: the command line reads the catalogue before deciding whether to
 from __future__ import annotations
 
 import argparse
-import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from core.errors import NotationError
-from core.game import Side
+from core.errors import NotationError, quoted
+from core.footstep import FootstepState
+from core.game import Game, Side
+from core.game_type import resolve
 from core.games import GAME_TYPES, GameType, game_type
-from core.impartial import parse_heaps, parse_rule
+from core.goofspiel import CARDS_PARAMETER, GoofspielPosition, GoofspielState
+from core.impartial import HeapGameState, parse_heaps, parse_rule
+from core.tcg import TcgState
 from solvers.catalogue import players_for
-from tui.arguments import real_number, seed_number, whole_number
+from tui.arguments import add_parameter_option, parameter_value, real_number, seed_number
 from tui.config import (
     DEFAULT_THINK_TIME,
-    FOOTSTEP_MAX_K,
-    FOOTSTEP_MAX_N,
-    TCG_APP_MAX_N,
+    NIM_OPPONENTS,
     THINK_TIME_RANGE,
     ConfigError,
     FootstepConfig,
     GeisterConfig,
+    GoofspielConfig,
     NimConfig,
     TcgConfig,
 )
 
-__all__ = ["GAMES", "Config", "GameEntry", "game_entry", "game_of", "load_screen"]
+__all__ = ["GAMES", "Config", "GameEntry", "SavedGame", "game_entry", "game_of", "load_screen"]
 
-Config = GeisterConfig | TcgConfig | NimConfig | FootstepConfig
+Config = GeisterConfig | TcgConfig | NimConfig | FootstepConfig | GoofspielConfig
 
 
 def load_screen(reference: str) -> Any:
     """The screen class named ``"module:Class"`` (its module is imported now, not at start-up)."""
-    module, _, name = reference.partition(":")
-    return getattr(importlib.import_module(module), name)
+    return resolve(reference)
+
+
+@dataclass(frozen=True)
+class SavedGame:
+    """What a saved game of a local game (not the Geister family's, whose session reads its own saves) says about the
+    game to go on with: its first and last states and the tags a resume reads, already checked where common."""
+
+    start: Game[Any, Any]
+    final: Game[Any, Any]
+    human: Side
+    seed: int
+    opponent: str
+    tags: dict[str, str]
 
 
 @dataclass(frozen=True)
@@ -64,6 +78,19 @@ class GameEntry:
     config_from_args: Callable[[argparse.Namespace], Config]
     #: Whether the options leave a choice to the set-up screen (Geister without ``--setup``).
     asks_setup: Callable[[argparse.Namespace], bool] = lambda args: False
+    #: What ``nashplay play GAME`` runs instead of the app when the options ask for it (TCG's ``--advisor``, a plain
+    #: prompt), as ``"module:function"`` of the options: its exit code, or ``None`` to open the app. Raises
+    #: ``ConfigError`` for options that do not go with it.
+    instead_of_app: str | None = None
+    #: The configuration a saved game goes on with (``ConfigError`` for tags the app would not play); the screen
+    #: takes it with the saved game's last state. ``None``: the Geister family, whose session reads its own saves.
+    resume: Callable[[SavedGame], Config] | None = None
+    #: The app's remembered setting that shows or hides this game's advice panel (``tui.storage.Settings``), or
+    #: ``None`` where the advice is always shown (TCG: the mixes are the game).
+    advice_setting: str | None = None
+    #: How a spectator sees a state (``"module:Class"``, a ``tui.widgets.pictures.StatePicture``): the record
+    #: viewer's and the review's picture. ``None``: the Geister family, replayed on its board.
+    picture: str | None = None
 
     @property
     def name(self) -> str:
@@ -115,6 +142,23 @@ def _opponent(game: str, others: tuple[str, ...] = ()) -> Callable[[str], str]:
     return check
 
 
+class SideNotGiven(str):
+    """``--side``'s default in the Geister family: equal to the text it holds, and telling the configuration that the
+    user did not choose it (with ``--position`` the side to move plays)."""
+
+    __slots__ = ()
+
+
+def _side_to_move(position: str, game: str) -> str:
+    """Whose turn it is at ``position`` ("1" or "2"); ``ConfigError`` for a position that does not parse."""
+    from core.geister import GeisterState
+
+    try:
+        return str(GeisterState.from_position(position, game).to_move.number)
+    except NotationError as error:
+        raise ConfigError(str(error), "--position") from None
+
+
 def _geister_options(game: str) -> Callable[[argparse.ArgumentParser], None]:
     def add(parser: argparse.ArgumentParser) -> None:
         parser.add_argument(
@@ -134,30 +178,43 @@ def _geister_options(game: str) -> Callable[[argparse.ArgumentParser], None]:
             default=DEFAULT_THINK_TIME,
             help=f"seconds per move for the search AIs (default {DEFAULT_THINK_TIME:g})",
         )
+        parser.add_argument(
+            "--position",
+            metavar="P",
+            help="play on from this position (e.g. '1uu1/4/4/1BR1 1'): your colours given, the opponent's u/U "
+            "drawn at random from its counts; you play the side to move unless --side says otherwise",
+        )
+        # Player 1 still, but marked as not given: with --position the side to move is the default.
+        parser.set_defaults(side=SideNotGiven("1"))
 
     return add
 
 
 def _geister_config(args: argparse.Namespace) -> Config:
+    side = args.side
+    if args.position is not None and isinstance(side, SideNotGiven):
+        side = _side_to_move(args.position, args.game)
     config = GeisterConfig(
         variant=args.game,
-        human=_side(args.side),
+        human=_side(side),
         opponent=args.opponent,
         setup=args.setup,
         seed=args.seed,
         think_time=args.time,
+        position=args.position,
     )
     config.check()
     return config
 
 
+#: The games' own parameters (``core``'s descriptors): the options below are generated from them.
+TCG_N = game_type("tcg").by_name["n"]
+FOOTSTEP_N, FOOTSTEP_K = game_type("footstep").by_name["n"], game_type("footstep").by_name["k"]
+NIM = game_type("nim").by_name
+
+
 def _tcg_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--n",
-        type=whole_number(1, TCG_APP_MAX_N),
-        default=3,
-        help="most points a player can hold (default 3, the source's)",
-    )
+    add_parameter_option(parser, TCG_N)
     parser.add_argument(
         "--mode", choices=["advisor", "versus"], help="in the app: advisor (default) or versus the equilibrium AI"
     )
@@ -168,17 +225,17 @@ def _tcg_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _tcg_config(args: argparse.Namespace) -> Config:
-    config = TcgConfig(args.n, args.mode or "advisor", _side(args.side), args.seed)
+    config = TcgConfig(parameter_value(args, TCG_N), args.mode or "advisor", _side(args.side), args.seed)
     config.check()
     return config
 
 
 def _nim_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--heaps", default="3,4,5", help="stones per heap, e.g. 3,4,5 (the default)")
-    parser.add_argument(
-        "--rule", default="nim", help="nim (default), kayles, dawsons-kayles, a subtraction set like {1,2,3}, or 0.77"
-    )
-    parser.add_argument("--misere", action="store_true", help="misere play: whoever takes the last stone loses")
+    # Read as text here and by the configuration, whose message names the option (``ConfigError``).
+    for name in ("heaps", "rule"):
+        parameter = NIM[name]
+        parser.add_argument(f"--{name}", default=parameter.text(parameter.default), help=parameter.help)
+    parser.add_argument("--misere", action="store_true", help=NIM["misere"].help)
     parser.add_argument(
         "--opponent",
         default="perfect",
@@ -203,19 +260,8 @@ def _nim_config(args: argparse.Namespace) -> Config:
 
 
 def _footstep_options(parser: argparse.ArgumentParser) -> None:
-    standard = FootstepConfig()  # the standard game, n = 50, k = 4 (``solve footstep``'s default too)
-    parser.add_argument(
-        "--n",
-        type=whole_number(1, FOOTSTEP_MAX_N),
-        default=standard.n,
-        help=f"points each player starts with (default {standard.n}, the standard game)",
-    )
-    parser.add_argument(
-        "--k",
-        type=whole_number(1, FOOTSTEP_MAX_K),
-        default=standard.k,
-        help=f"steps from the centre to each goal (default {standard.k})",
-    )
+    add_parameter_option(parser, FOOTSTEP_N)
+    add_parameter_option(parser, FOOTSTEP_K)
     parser.add_argument(
         "--opponent",
         type=_opponent("footstep"),
@@ -227,9 +273,68 @@ def _footstep_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _footstep_config(args: argparse.Namespace) -> Config:
-    config = FootstepConfig(args.n, args.k, args.opponent, _side(args.side), args.seed)
+    n, k = parameter_value(args, FOOTSTEP_N), parameter_value(args, FOOTSTEP_K)
+    config = FootstepConfig(n, k, args.opponent, _side(args.side), args.seed)
     config.check()
     return config
+
+
+def _goofspiel_options(parser: argparse.ArgumentParser) -> None:
+    add_parameter_option(parser, CARDS_PARAMETER)
+    parser.add_argument(
+        "--opponent",
+        type=_opponent("goofspiel"),
+        default="equilibrium",
+        metavar="NAME",
+        help=_opponent_help("goofspiel", "equilibrium"),
+    )
+    _common_options(parser, SIDE_HELP["simultaneous"])
+
+
+def _goofspiel_config(args: argparse.Namespace) -> Config:
+    config = GoofspielConfig(parameter_value(args, CARDS_PARAMETER), args.opponent, _side(args.side), args.seed)
+    config.check()
+    return config
+
+
+# --------------------------------------------------------------------------------------------------- resuming
+
+
+def _tcg_resume(saved: SavedGame) -> Config:
+    mode = saved.tags.get("Mode", "versus")
+    if mode not in ("advisor", "versus"):
+        raise ConfigError(f"the mode is advisor or versus, not {quoted(mode)}")
+    start, final = saved.start, saved.final
+    if not isinstance(start, TcgState) or not isinstance(final, TcgState) or start.points != (0, 0):
+        raise ConfigError("the app plays TCG from 0,0 only")
+    return TcgConfig(final.n, "advisor" if mode == "advisor" else "versus", saved.human, saved.seed)
+
+
+def _footstep_resume(saved: SavedGame) -> Config:
+    start, final = saved.start, saved.final
+    if not isinstance(start, FootstepState) or not isinstance(final, FootstepState):
+        raise ConfigError("not a Footstep game")
+    if start.position != FootstepState(final.n, final.k).position:
+        raise ConfigError("the app plays Footstep from the start only")
+    return FootstepConfig(final.n, final.k, saved.opponent or "equilibrium", saved.human, saved.seed)
+
+
+def _nim_resume(saved: SavedGame) -> Config:
+    start, final = saved.start, saved.final
+    if not isinstance(start, HeapGameState) or not isinstance(final, HeapGameState):
+        raise ConfigError("not a heap game")
+    if saved.opponent not in NIM_OPPONENTS:
+        raise ConfigError(f"the opponent is one of {', '.join(NIM_OPPONENTS)}, not {quoted(saved.opponent)}")
+    return NimConfig(start.heaps, final.rule, final.misere, saved.opponent, saved.human, saved.seed)
+
+
+def _goofspiel_resume(saved: SavedGame) -> Config:
+    start = saved.start
+    if not isinstance(start, GoofspielState):
+        raise ConfigError("not a Goofspiel game")
+    if start.position != GoofspielPosition.start(start.cards, start.up):
+        raise ConfigError("the app plays Goofspiel from the first round only")
+    return GoofspielConfig(start.cards, saved.opponent or "equilibrium", saved.human, saved.seed)
 
 
 # --------------------------------------------------------------------------------------------------- the catalogue
@@ -250,7 +355,8 @@ def _geister_entry(name: str) -> GameEntry:
         lambda: GeisterConfig(variant=name),
         _geister_options(name),
         _geister_config,
-        lambda args: args.setup is None,
+        lambda args: args.setup is None and args.position is None,
+        advice_setting="search_advice" if name == "geister" else "mini_geister_advice",
     )
 
 
@@ -265,6 +371,9 @@ GAMES: dict[str, GameEntry] = {
         TcgConfig,
         _tcg_options,
         _tcg_config,
+        resume=_tcg_resume,
+        instead_of_app="tui.cli.tcg_prompt:from_options",
+        picture="tui.widgets.pictures.tcg:TcgPicture",
     ),
     "nim": GameEntry(
         game_type("nim"),
@@ -276,6 +385,9 @@ GAMES: dict[str, GameEntry] = {
         _nim_options,
         _nim_config,
         lambda args: False,
+        resume=_nim_resume,
+        picture="tui.widgets.pictures.heaps:HeapPicture",
+        advice_setting="nim_advice",
     ),
     "footstep": GameEntry(
         game_type("footstep"),
@@ -286,15 +398,29 @@ GAMES: dict[str, GameEntry] = {
         FootstepConfig,
         _footstep_options,
         _footstep_config,
+        resume=_footstep_resume,
+        picture="tui.widgets.pictures.footstep:FootstepPicture",
+        advice_setting="footstep_advice",
+    ),
+    "goofspiel": GameEntry(
+        game_type("goofspiel"),
+        "bid your cards for prizes: the exact equilibrium",
+        "goofspiel",
+        "tui.screens.goofspiel:GoofspielScreen",
+        None,
+        GoofspielConfig,
+        _goofspiel_options,
+        _goofspiel_config,
+        resume=_goofspiel_resume,
+        picture="tui.widgets.pictures.goofspiel:GoofspielPicture",
+        advice_setting="goofspiel_advice",
     ),
 }
 
 
 def game_of(config: Config) -> str:
     """The game a configuration is for."""
-    if isinstance(config, GeisterConfig):
-        return config.variant
-    return {TcgConfig: "tcg", NimConfig: "nim", FootstepConfig: "footstep"}[type(config)]
+    return config.game
 
 
 def game_entry(name: str) -> GameEntry:

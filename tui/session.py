@@ -13,25 +13,18 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from core.errors import IllegalMoveError, NotationError, quoted
-from core.footstep import FootstepState
 from core.game import Game, Side
 from core.geister import Colour, GeisterState, GeisterView, Setup
 from core.geister_board import hide_colours
-from core.impartial import HeapGameState
 from core.notation import Move
 from core.record import Record
-from core.tcg import TcgState
 from solvers.catalogue import make_player, player_entry
 from solvers.players import Player
 from tui.config import (
     DEFAULT_THINK_TIME,
-    NIM_OPPONENTS,
-    ConfigError,
-    FootstepConfig,
     GeisterConfig,
-    NimConfig,
-    TcgConfig,
 )
+from tui.games import GAMES, Config, SavedGame
 from tui.search_process import RemotePlayer, shared_process
 
 if TYPE_CHECKING:
@@ -293,17 +286,14 @@ def _float_tag(text: str | None, default: float) -> float:
 
 # ------------------------------------------------------------------------------------------------ the other games
 
-#: The configuration of a local game of TCG, Footstep or Nim.
-OtherConfig = TcgConfig | FootstepConfig | NimConfig
-
 
 @dataclasses.dataclass(frozen=True)
 class ResumedGame:
-    """A saved game of TCG, Footstep or Nim, ready to go on: its game, its configuration (the same opponent, side,
-    options and seed), and the state its record replays to."""
+    """A saved local game (TCG, Footstep, Nim, Goofspiel), ready to go on: its game, its configuration (the same
+    opponent, side, options and seed), and the state its record replays to."""
 
     game: str
-    config: OtherConfig
+    config: Config
     state: Game[Any, Any]
 
     @property
@@ -336,16 +326,17 @@ def secret_tags(seed: int) -> dict[str, str]:
     return {"Seed": str(seed)}
 
 
-def keep_local_game(keeper: GameKeeper | None, record: Record, finished: bool, seed: int) -> str | None:
-    """Keep a TCG, Footstep or Nim game as it goes: in progress in its slot (the seed in the secret), finished also
-    in ``records/``. The problem in words when it cannot be kept (the screen reports it once), else ``None``."""
+def keep_local_game(keeper: GameKeeper | None, record: Record, finished: bool, secret: dict[str, str]) -> str | None:
+    """Keep a local game (TCG, Footstep, Nim, Goofspiel) as it goes: in progress in its slot (``secret``: the tags the
+    record must not show yet, such as the seed), finished also in ``records/``. The problem in words when it cannot
+    be kept (the screen reports it once), else ``None``."""
     if keeper is None:
         return None
     try:
         if finished:
             keeper.keep(record, {}, record)
         else:
-            keeper.keep(record, secret_tags(seed))
+            keeper.keep(record, secret)
     except OSError as error:
         where = keeper.store.state
         return f"This game cannot be saved in {where} ({error.strerror or error}); it will be lost if nashplay stops."
@@ -370,12 +361,14 @@ def resumed_seed(seed: int, ply: int) -> int:
 
 
 def resume_record(record: Record) -> ResumedGame:
-    """The game a saved record of TCG, Footstep or Nim goes on with, every tag checked as the command line checks
-    it. Raises ``NotationError`` (``RecordError`` for moves that do not replay) for a save that cannot be resumed;
-    cheap enough to check every save when the app starts."""
+    """The game a saved record of a local game (not the Geister family's) goes on with, every tag checked as the
+    command line checks it (each game's catalogue entry, ``tui.games``, says what it takes). Raises
+    ``NotationError`` (``RecordError`` for moves that do not replay) for a save that cannot be resumed; cheap enough
+    to check every save when the app starts."""
     game = record.tags.get("Game", "")
-    if record.is_geister or game not in ("tcg", "footstep", "nim"):
-        raise NotationError(f"not a saved game of TCG, Footstep or Nim: {quoted(game)}")
+    entry = GAMES.get(game)
+    if record.is_geister or entry is None or entry.resume is None:
+        raise NotationError(f"not a saved game the app resumes: {quoted(game)}")
     states = record.replay_states()
     final, start = states[-1], states[0]
     if final.is_terminal():
@@ -383,24 +376,7 @@ def resume_record(record: Record) -> ResumedGame:
     try:
         human = Side.from_number(record.tags.get("Human", "1"))
         seed = _seed_tag(record.tags.get("Seed", "0"))
-        opponent = record.tags.get("Opponent", "")
-        config: OtherConfig
-        if isinstance(final, TcgState):
-            mode = record.tags.get("Mode", "versus")
-            if mode not in ("advisor", "versus"):
-                raise ConfigError(f"the mode is advisor or versus, not {quoted(mode)}")
-            if not isinstance(start, TcgState) or start.points != (0, 0):
-                raise ConfigError("the app plays TCG from 0,0 only")
-            config = TcgConfig(final.n, "advisor" if mode == "advisor" else "versus", human, seed)
-        elif isinstance(final, FootstepState):
-            if not isinstance(start, FootstepState) or start.position != FootstepState(final.n, final.k).position:
-                raise ConfigError("the app plays Footstep from the start only")
-            config = FootstepConfig(final.n, final.k, opponent or "equilibrium", human, seed)
-        else:
-            assert isinstance(final, HeapGameState) and isinstance(start, HeapGameState)
-            if opponent not in NIM_OPPONENTS:
-                raise ConfigError(f"the opponent is one of {', '.join(NIM_OPPONENTS)}, not {quoted(opponent)}")
-            config = NimConfig(start.heaps, final.rule, final.misere, opponent, human, seed)
+        config = entry.resume(SavedGame(start, final, human, seed, record.tags.get("Opponent", ""), record.tags))
         config.check()
     except ValueError as error:  # ConfigError is one
         raise NotationError(f"the saved game's tags are damaged: {error}") from None

@@ -42,6 +42,7 @@ class Settings:
         "footstep_advice": True,
         "mini_geister_advice": True,
         "search_advice": False,
+        "goofspiel_advice": True,
         "hint": False,
     }
     #: Settings that are text (``""``: none chosen). The app checks that a stored theme still exists.

@@ -7,6 +7,7 @@ follow the suggestion). Anything else gets a one-line hint and is asked again; t
 
 from __future__ import annotations
 
+import argparse
 import random
 import sys
 from collections.abc import Sequence
@@ -16,7 +17,10 @@ from core.errors import NotationError
 from core.game import Side
 from core.tcg import TcgAction, TcgState
 from solvers.tcg import ACTIONS, TcgSolution, round_like_source
+from tui.arguments import parameter_value
 from tui.cli.common import plural, read_line
+from tui.config import ConfigError
+from tui.games import TCG_N
 
 HINT = "type the opponent's action (c a d s), then yours if you did not play the suggestion, e.g. 'a' or 'a d'; q quits"
 
@@ -36,6 +40,16 @@ def parse_reply(text: str, suggestion: TcgAction) -> tuple[TcgAction, TcgAction]
     opponent = TcgAction.parse(words[0])
     mine = TcgAction.parse(words[1]) if len(words) == 2 else suggestion
     return opponent, mine
+
+
+def from_options(args: argparse.Namespace) -> int | None:
+    """``nashplay play tcg --advisor``: this prompt instead of the app (the TCG entry's ``instead_of_app``); ``None``
+    without ``--advisor``. ``ConfigError`` for ``--mode``, which is the app's."""
+    if not args.advisor:
+        return None
+    if args.mode is not None:
+        raise ConfigError("--mode is the app's; --advisor is the plain-terminal advisor")
+    return run(parameter_value(args, TCG_N), Side.from_number(args.side), args.seed)
 
 
 def run(

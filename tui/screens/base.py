@@ -16,7 +16,7 @@ from core.game import Game
 from core.record import Record
 from tui.games import game_entry
 from tui.saves import GameKeeper, SaveStore
-from tui.session import keep_local_game, save_local_record
+from tui.session import keep_local_game, save_local_record, secret_tags
 from tui.theme import Glyphs
 
 ActionT = TypeVar("ActionT")
@@ -32,11 +32,11 @@ class AppServices(Protocol):
     #: Seconds an AI's reply waits at least, so the user sees their own move land first.
     ai_delay: float
     saves: SaveStore
-    nim_advice: bool
-    footstep_advice: bool
-    mini_geister_advice: bool
-    search_advice: bool
     hint: bool
+
+    def advice_shown(self, game: str) -> bool: ...
+
+    def set_advice_shown(self, game: str, shown: bool) -> None: ...
 
     def describe_saved_games(self) -> list[tuple[str, str]]: ...
 
@@ -223,8 +223,13 @@ class LocalGameScreen(NashplayScreen, Generic[StateT]):
     def record(self) -> Record:
         raise NotImplementedError
 
+    def secret_tags(self) -> dict[str, str]:
+        """What resuming needs and the record must not show while the game runs: the seed of the generators (and,
+        where a game has more, what else foretells it)."""
+        return secret_tags(self.seed)
+
     def _keep(self) -> None:
-        problem = keep_local_game(self.keeper, self.record(), self.state.is_terminal(), self.seed)
+        problem = keep_local_game(self.keeper, self.record(), self.state.is_terminal(), self.secret_tags())
         if problem is not None:
             self.nashplay.report_save_problem(problem)
 

@@ -200,7 +200,7 @@ class FootstepScreen(LocalGameScreen[FootstepState]):
 
     @property
     def advice_shown(self) -> bool:
-        return self.nashplay.footstep_advice
+        return self.nashplay.advice_shown(self.game_name)
 
     # ---- background work
 
@@ -510,7 +510,7 @@ class FootstepScreen(LocalGameScreen[FootstepState]):
         self._new_round()
 
     def action_toggle_advice(self) -> None:
-        self.nashplay.footstep_advice = not self.nashplay.footstep_advice
+        self.nashplay.set_advice_shown(self.game_name, not self.advice_shown)
         self.refresh_view()
 
     def action_ask_size(self) -> None:

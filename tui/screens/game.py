@@ -163,7 +163,7 @@ class GameScreen(BoardScreen):
         session = self.session
         searchable = self.browsing is None and session.humans_turn
         self.update_search_advice(
-            self.nashplay.search_advice,
+            self.nashplay.advice_shown(self.variant_name()),
             session.view() if searchable else None,
             f"advice-{id(session)}",
             session.version,
@@ -180,7 +180,7 @@ class GameScreen(BoardScreen):
     def _update_advice(self) -> None:
         self._update_search_advice()
         panel = self.query_one("#mini-advice", AdvicePanel)
-        panel.display = self.has_advice and self.nashplay.mini_geister_advice
+        panel.display = self.has_advice and self.nashplay.advice_shown(self.variant_name())
         if not self.has_advice:
             return
         bar = self.query_one("#eval-bar", EvalBar)
@@ -227,10 +227,8 @@ class GameScreen(BoardScreen):
             self.mark_board(event.advice if mine and self.browsing is None else None)
 
     def action_toggle_advice(self) -> None:
-        if self.has_advice:
-            self.nashplay.mini_geister_advice = not self.nashplay.mini_geister_advice
-        else:
-            self.nashplay.search_advice = not self.nashplay.search_advice
+        game = self.variant_name()
+        self.nashplay.set_advice_shown(game, not self.nashplay.advice_shown(game))
         self._update_advice()
 
     def refresh_advice(self) -> None:

@@ -236,7 +236,7 @@ class NimScreen(LocalGameScreen[HeapGameState]):
 
     @property
     def advice_shown(self) -> bool:
-        return self.nashplay.nim_advice
+        return self.nashplay.advice_shown("nim")
 
     def _player_name(self, side: Side) -> str:
         if self.two_people:
@@ -546,7 +546,7 @@ class NimScreen(LocalGameScreen[HeapGameState]):
 
     def action_toggle_advice(self) -> None:
         shown = not self.advice_shown
-        self.nashplay.nim_advice = shown
+        self.nashplay.set_advice_shown("nim", shown)
         self.query_one("#nim-right").display = shown
         if shown and (self.analysis is None or self.analysis.heaps != self.state.heaps):
             self.work_out_advice(self.state.view(self.state.to_move), self.version)

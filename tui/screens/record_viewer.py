@@ -77,7 +77,7 @@ class RecordViewerScreen(PlaybackScreen):
         with Horizontal(id="viewer-main"):
             with Vertical(id="viewer-left"):
                 yield Static(id="viewer-status", classes="one-line")
-                yield GameStateView(id="viewer-state", ascii_mode=self.nashplay.ascii_mode)
+                yield GameStateView(self.game_name or "", id="viewer-state", ascii_mode=self.nashplay.ascii_mode)
                 yield Static(id="viewer-keys", classes="hint one-line")
             with Vertical(id="viewer-side"):
                 yield PlyList(id="viewer-moves")

@@ -225,7 +225,8 @@ class ReviewScreen(NashplayScreen):
                 if self.geister:
                     yield Board(self.glyphs, id="review-board")
                 else:
-                    yield GameStateView(id="review-state", ascii_mode=self.nashplay.ascii_mode)
+                    game = self.record.tags.get("Game", "")
+                    yield GameStateView(game, id="review-state", ascii_mode=self.nashplay.ascii_mode)
                 yield Static(id="review-detail", classes="one-line")
         yield Static(id="message")
         yield NashplayFooter()

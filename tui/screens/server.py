@@ -546,7 +546,7 @@ class ServerGameScreen(BoardScreen):
     def _update_advice(self) -> None:
         why = "the game is over" if self.phase in ("over", "failed") else "waiting for your turn"
         self.update_search_advice(
-            self.nashplay.search_advice,
+            self.nashplay.advice_shown(self.variant_name()),
             self.view if self.my_turn else None,
             f"server-{id(self)}-{self.generation}",
             self.version,
@@ -560,7 +560,7 @@ class ServerGameScreen(BoardScreen):
         return self.variant.name
 
     def action_toggle_advice(self) -> None:
-        self.nashplay.search_advice = not self.nashplay.search_advice
+        self.nashplay.set_advice_shown(self.variant_name(), not self.nashplay.advice_shown(self.variant_name()))
         self._update_advice()
 
     def refresh_advice(self) -> None:

@@ -60,7 +60,8 @@ def value_text(value: float | None, scale: str, decimals: int = 0) -> str:
         return f"{value * 100:.{decimals}f}%"
     if scale == "outcome":
         return f"{value:+.0f}" if value else "0"
-    return f"{value:+.2f}"
+    # Rounded first: a solved 0 that came out as -3e-18 reads "+0.00", never "-0.00".
+    return f"{round(value, 2) + 0.0:+.2f}"
 
 
 #: The most decimals a chance is shown with (hundredths of a percent): values closer than that read alike.

@@ -1,0 +1,428 @@
+"""Goofspiel in the app: you against the equilibrium player (or the random one), with the exact equilibrium's advice
+one key away.
+
+A round: the prize is turned up, the opponent picks its card in secret as the round opens (so it cannot depend on
+yours), you press the digit of yours, and both cards are shown together; the higher card takes the prize. The
+prizes still face down are shown as a set: their order is the deck's secret, kept out of the screen and out of the
+save until the game is over. The whole game is solved once, in a worker thread (``tui.screens.solving``), before the
+first round: instant up to 6 cards, half a minute at 8, with a bar that moves and ``x`` to cancel.
+
+The game is kept as it goes (``tui.saves.GameKeeper``): in progress in a save slot (the deck's order and the seed in
+the slot's secret), offered for resume; once over its record in the state folder's ``records/``. After the game
+``v`` reviews it and ``m`` is a rematch with the sides swapped.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import textwrap
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Header, Static
+
+from core.game import Side
+from core.game_type import MAX_SEED
+from core.goofspiel import GoofspielState, revealed_deck
+from core.record import Record
+from solvers.advice import Advice
+from solvers.advice.goofspiel import advise
+from solvers.catalogue import make_player, players_for
+from solvers.goofspiel import game_value, solve_position
+from tui.config import GoofspielConfig
+from tui.messages import OpenGame, OpenReview, ShowMenu
+from tui.saves import GameKeeper, SaveSlot
+from tui.screens.base import LocalGameScreen
+from tui.screens.solving import BackgroundSolve, Progress, SolveDone, SolveFailed, SolveProgress
+from tui.session import game_record, resumed_seed
+from tui.widgets.advice import AdvicePanel
+from tui.widgets.footer import NashplayFooter
+from tui.widgets.pictures.goofspiel import cards_text
+from tui.widgets.solve_bar import SolveBar
+
+#: Goofspiel's opponents, in the order ``o`` cycles through them.
+OPPONENTS = tuple(entry.name for entry in players_for("goofspiel"))
+
+
+def _solve_whole_game(cards: int, progress: Progress) -> int:
+    """Fill the solver's tables for the whole ``cards``-card game (every position of it is then answered at once)."""
+
+    def tell(done: int, total: int) -> None:
+        progress(done, total, f"Solving Goofspiel, N = {cards}: {done:,} of {total:,} positions")
+
+    game_value(cards, tell)
+    return cards
+
+
+class GoofspielScreen(LocalGameScreen[GoofspielState]):
+    #: This screen's own styles (loaded when it first shows).
+    CSS_PATH = "goofspiel.tcss"
+    AUTO_FOCUS = "#gs-history"
+    SHRINK_BELOW = (100, 30)
+
+    BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
+        # The bid line says which digits to press: the footer's room goes to the other keys.
+        *[Binding(str(card), f"bid({card})", "Bid", show=False) for card in range(1, 10)],
+        Binding("s", "bid_from_mix", "Mix bid"),
+        # After the game the footer shows v and m instead of a (no advice to show; the key still works).
+        Binding("a", "toggle_advice", "Advice"),
+        Binding("a", "advice", "Advice", show=False),
+        Binding("u", "undo", "Undo"),
+        Binding("n", "new_game", "New game"),
+        Binding("o", "next_opponent", "Opponent"),
+        Binding("v", "review", "Review"),
+        Binding("m", "rematch", "Rematch"),
+        Binding("x", "cancel_solve", "Cancel"),
+        Binding("ctrl+s", "save_record", "Save", show=False),
+        Binding("escape", "menu", "Menu"),
+    ]
+
+    PALETTE: ClassVar[list[tuple[str, str, str]]] = [
+        ("Bid from the mix", "Bid a card drawn from your equilibrium mix (s)", "bid_from_mix"),
+        ("Show or hide the advice", "Every card's weight in the equilibrium and its value for you (a)", "advice"),
+        ("Take back the round", "Undo the last round (u)", "undo"),
+        ("New game", "A new deck, full hands (n)", "new_game"),
+        ("Next opponent", "Equilibrium or random; starts a new game (o)", "next_opponent"),
+        ("Cancel the solve", "Stop solving (x)", "cancel_solve"),
+        ("Save record", "Save this game's record in the state folder's records/ (ctrl+s)", "save_record"),
+        ("Review this game", "After the game: every bid judged (v)", "review"),
+        ("Rematch", "After the game: the same deck with the sides swapped (m)", "rematch"),
+        ("Back to the menu", "Choose another game", "menu"),
+    ]
+
+    game_name = "goofspiel"
+
+    def __init__(
+        self, config: GoofspielConfig, state: GoofspielState | None = None, slot: SaveSlot | None = None
+    ) -> None:
+        """A new game from ``config``, or a saved one going on from ``state`` (kept in ``slot``)."""
+        super().__init__()
+        self.config = config
+        self.cards = config.cards
+        self.human = config.human
+        self.opponent = config.opponent
+        #: The seed of the deck and the generators (drawn when none is given): saved apart, so that the record does
+        #: not foretell the deck or the opponent's bids; a resumed game goes on with generators of its own.
+        self.seed = config.seed if config.seed is not None else random.randrange(MAX_SEED)
+        base = self.seed if state is None else resumed_seed(self.seed, len(state.history()))
+        #: Draws the user's bids from the mix (``s``) and the decks of the next games.
+        self.rng = random.Random(base)
+        self.opponent_rng = random.Random(base + 1)
+        self.opponent_player = make_player(self.opponent, "goofspiel")
+        self.state = state if state is not None else GoofspielState(self.cards, seed=self.seed)
+        self.slot = slot
+        self.solver: BackgroundSolve[int] = BackgroundSolve(self, "goofspiel-solve")
+        #: The N whose whole game the solver's tables hold (``None``: not yet).
+        self.solved: int | None = None
+        #: The opponent's bid for this round, drawn as the round opened (``None``: not drawn yet).
+        self.secret_bid: int | None = None
+        self.advice: Advice | None = None
+        #: Whether the footer shows the keys of a finished game (v, m).
+        self._over_shown = False
+        self.message_text = ""
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="gs-main"):
+            with Vertical(id="gs-left"):
+                yield Static(id="gs-status", classes="one-line")
+                yield Static(id="gs-hands", classes="one-line")
+                yield Static(id="gs-bid", classes="one-line")
+                yield VerticalScroll(Static(id="gs-rounds", classes="one-line"), id="gs-history")
+            with Vertical(id="gs-right"):
+                yield AdvicePanel(id="gs-advice")
+        yield Static(id="message")
+        yield SolveBar(id="gs-solve")
+        yield NashplayFooter()
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.keeper = GameKeeper(self.nashplay.saves, self.slot)
+        self._titles()
+        self._solve()
+
+    def _titles(self) -> None:
+        title = f"Goofspiel, N = {self.cards}"
+        self.set_titles(
+            (title, f"you vs {self.opponent}; you are player {self.human.number}"),
+            (title, f"you vs {self.opponent}"),
+            (title, ""),
+        )
+
+    def size_changed(self) -> None:
+        self.refresh_view()
+
+    @property
+    def advice_shown(self) -> bool:
+        return self.nashplay.advice_shown(self.game_name)
+
+    # ---- solving in the background
+
+    def _solve(self) -> None:
+        cards = self.cards
+        self.query_one(SolveBar).begin(f"Solving Goofspiel, N = {cards}")
+        self.solver.start(cards, lambda progress: _solve_whole_game(cards, progress))
+        self.refresh_bindings()
+        self.refresh_view()
+
+    @on(SolveProgress)
+    def _solve_progress(self, event: SolveProgress) -> None:
+        if self.solver.wants(event):
+            self.query_one(SolveBar).advance(event.done, event.total, f"{event.words}; x cancels")
+
+    @on(SolveFailed)
+    def _solve_failed(self, event: SolveFailed) -> None:
+        if self.solver.wants(event):
+            self.solver.finished()
+            self.query_one(SolveBar).end()
+            self.refresh_bindings()
+            self.say(f"Solving Goofspiel, N = {self.cards} failed ({event.error}). Esc: the menu.")
+
+    @on(SolveDone)
+    def _solve_done(self, event: SolveDone) -> None:
+        if not self.solver.wants(event):
+            return
+        self.solver.finished()
+        self.query_one(SolveBar).end()
+        self.refresh_bindings()
+        self.solved = event.result
+        self.say(f"Your bid: press a card's digit ({cards_text(self.state.hand(self.human))}).")
+        self._new_round()
+
+    def action_cancel_solve(self) -> None:
+        if self.solver.cancel() is None:
+            return
+        self.query_one(SolveBar).end()
+        self.refresh_bindings()
+        self.say(f"Solving N = {self.cards} cancelled: nothing to play until it is solved. n tries again, Esc: menu.")
+        self.refresh_view()
+
+    # ---- rounds
+
+    def say(self, text: str) -> None:
+        self.message_text = text
+        self.query_one("#message", Static).update(text)
+
+    def _ready(self) -> bool:
+        return self.solved == self.cards
+
+    def _new_round(self) -> None:
+        """The round opens: the opponent picks its card from its own view, before the user's is known."""
+        self.secret_bid = None
+        self.advice = None
+        if self._ready() and not self.state.is_terminal():
+            self.secret_bid = self.opponent_player.choose(self.state.view(self.human.other), self.opponent_rng)
+            self.advice = advise(solve_position(self.state.position), self.human)
+        self.refresh_view()
+
+    def refresh_view(self) -> None:
+        self._keep()
+        if self.state.is_terminal() != self._over_shown:  # v and m: after the game
+            self._over_shown = self.state.is_terminal()
+            self.refresh_bindings()
+        self._status()
+        self._hands()
+        self._bid_line()
+        self._history()
+        self._advice()
+
+    def _status(self) -> None:
+        state, me, them = self.state, self.human, self.human.other
+        text = Text(end="")
+        up = state.up
+        played = len(state.history())
+        if up is not None:
+            text.append(f"Prize up: {up}", style="bold reverse")
+            text.append(f"   round {played + 1} of {self.cards}")
+        else:
+            text.append(f"All {self.cards} rounds played", style="bold")
+        text.append(f"\nPoints: you {state.points[me]}, opponent {state.points[them]}", style="bold")
+        if up is not None:
+            hidden = "" if self.compact else " (their order is hidden)"
+            text.append(f"\nFace down: {cards_text(state.prizes)}{hidden}")
+        self.query_one("#gs-status", Static).update(text)
+
+    def _hands(self) -> None:
+        state = self.state
+        text = Text(end="")
+        text.append("Your hand:       ", style="bold")
+        text.append(cards_text(state.hand(self.human)))
+        text.append("\nOpponent's hand: ", style="bold")
+        text.append(cards_text(state.hand(self.human.other)))
+        self.query_one("#gs-hands", Static).update(text)
+
+    def _bid_line(self) -> None:
+        text = Text(end="")
+        outcome = self.state.outcome()
+        if outcome is not None:
+            score = outcome.returns()[self.human]
+            verdict = "You win" if score > 0 else ("You lose" if score < 0 else "A draw")
+            said = textwrap.wrap(f"{verdict} ({score:+g}): {outcome.reason}.", 40)  # the left column's width
+            text.append("\n".join(said), style="bold")
+            text.append("\nn: new game, v: review, m: rematch, u: take back")
+        elif self.solver.running:
+            text.append(f"Solving N = {self.cards} in the background...", style="italic")
+        elif not self._ready():
+            text.append("Not solved: n tries again", style="italic")
+        else:
+            text.append("Your bid: press a card's digit", style="bold")
+            text.append(
+                "\n(s: drawn from your mix)" if self.compact else "\n(s: a card drawn from your equilibrium mix)"
+            )
+            text.append("\nThe opponent has chosen its card: hidden")
+        self.query_one("#gs-bid", Static).update(text)
+
+    def _history(self) -> None:
+        rounds = self.state.rounds()
+        me = self.human
+        # Newest first: where the screen has no room for them all, the oldest rounds are the ones left out.
+        text = Text("Rounds, newest first:" if rounds else "Rounds: ", style="bold", end="")
+        if not rounds:
+            text.append("none yet", style="dim")
+        for number in range(len(rounds), 0, -1):
+            played = rounds[number - 1]
+            mine, theirs = played.bid(me), played.bid(me.other)
+            taker = played.winner
+            result = "tie: nobody" if taker is None else ("you take it" if taker is me else "they take it")
+            text.append(f"\n {number:>2}. prize {played.prize}: you {mine}, them {theirs}: {result}")
+        self.query_one("#gs-rounds", Static).update(text)
+
+    def _advice(self) -> None:
+        right = self.query_one("#gs-right")
+        right.display = self.advice_shown
+        if not self.advice_shown:
+            return
+        panel = self.query_one("#gs-advice", AdvicePanel)
+        if self.state.is_terminal():
+            panel.show(None, "the game is over", compact=self.compact)
+        elif self.advice is None:
+            panel.show(None, "solving...", compact=self.compact)
+        else:
+            panel.show(self.advice, self.advice.engine, compact=self.compact)
+
+    # ---- actions
+
+    def action_bid(self, card: int) -> None:
+        if self.state.is_terminal():
+            self.say("The game is over: n starts a new one, u takes back the last round")
+            return
+        if not self._ready() or self.secret_bid is None:
+            self.say("A moment: still solving (x cancels)" if self.solver.running else "Not solved: n tries again")
+            return
+        hand = self.state.hand(self.human)
+        if card not in hand:
+            self.say(f"You do not hold a {card}: your hand is {cards_text(hand)}")
+            return
+        mine, theirs = card, self.secret_bid
+        prize = self.state.up
+        self.state.apply_joint((mine, theirs) if self.human is Side.P1 else (theirs, mine))
+        result = "you take it" if mine > theirs else ("they take it" if theirs > mine else "a tie: nobody takes it")
+        said = f"Prize {prize}: you bid {mine}, the opponent bid {theirs}: {result}."
+        outcome = self.state.outcome()
+        if outcome is not None:
+            score = outcome.returns()[self.human]
+            said += " " + ("You win!" if score > 0 else ("You lose." if score < 0 else "A draw."))
+        self.say(said)
+        self._new_round()
+
+    def action_bid_from_mix(self) -> None:
+        if self.state.is_terminal() or not self._ready():
+            self.action_bid(0)  # refused, and says why
+            return
+        solution = solve_position(self.state.position)
+        self.action_bid(solution.draw(self.human, self.rng))
+
+    def action_undo(self) -> None:
+        try:
+            self.state.undo()
+        except IndexError:
+            self.say("Nothing to undo")
+            return
+        self.say(f"Took back round {len(self.state.history()) + 1}.")
+        self._new_round()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("review", "rematch"):
+            return self.state.is_terminal()  # after the game only
+        if action == "cancel_solve":
+            return self.solver.running
+        if action in ("toggle_advice", "bid_from_mix"):
+            # Shown in the footer while the game runs; after it the a key (and the palette) goes through ``advice``,
+            # hidden, and the footer's room goes to v and m.
+            return not self.state.is_terminal()
+        return True
+
+    def action_advice(self) -> None:
+        self.action_toggle_advice()
+
+    def action_toggle_advice(self) -> None:
+        self.nashplay.set_advice_shown(self.game_name, not self.advice_shown)
+        self.refresh_view()
+
+    def _fresh_game(self) -> None:
+        self._new_game()
+        self.state = GoofspielState(self.cards, seed=self.rng.randrange(MAX_SEED))
+
+    def action_new_game(self) -> None:
+        if not self.state.is_terminal() and self.state.history():
+            self.say("New game (the unfinished one is kept for resume)")
+        self._fresh_game()
+        if not self._ready() and not self.solver.running:
+            self._solve()
+        self._new_round()
+
+    def action_next_opponent(self) -> None:
+        names = list(OPPONENTS)
+        current = names.index(self.opponent) if self.opponent in names else -1
+        self.opponent = names[(current + 1) % len(names)]
+        self.opponent_player = make_player(self.opponent, "goofspiel")
+        self._titles()
+        self.say(f"Your opponent is now the {self.opponent} player: a new game.")
+        self._fresh_game()
+        self._new_round()
+
+    def action_menu(self) -> None:
+        self.post_message(ShowMenu())
+
+    # ---- records: kept as the game goes, saved, reviewed; a rematch
+
+    def record(self) -> Record:
+        """The game's record. While the game runs it keeps only the prizes turned up so far and no seed: the rest
+        of the deck, and the seed, would foretell the game (they are in the save's secret)."""
+        finished = self.state.is_terminal()
+        record = game_record(self.state, self.human, self.opponent, self.seed if finished else None)
+        if not finished:
+            record.tags["Deck"] = revealed_deck(self.state)
+        return record
+
+    def secret_tags(self) -> dict[str, str]:
+        return {**super().secret_tags(), "Deck": "".join(str(prize) for prize in self.state.deck)}
+
+    def action_save_record(self) -> None:
+        _, message = self.save_record()
+        self.say(message)
+
+    def action_review(self) -> None:
+        if not self.state.is_terminal():
+            self.say("The review comes after the game")
+            return
+        title = f"Review: Goofspiel, N = {self.cards}, against {self.opponent} ({self.state.outcome()})"
+        self.post_message(OpenReview(self.record(), title))
+
+    def action_rematch(self) -> None:
+        if not self.state.is_terminal():
+            self.say("A rematch comes after the game: n starts a new one")
+            return
+        # The same seed, so the same deck: the sides swapped on the prizes in the same order (a duplicate match).
+        config = dataclasses.replace(self.config, opponent=self.opponent, human=self.human.other, seed=self.seed)
+        self.post_message(OpenGame(self.game_name, config, setup=False))
+
+    def on_unmount(self) -> None:
+        self.solver.cancel()
+        if self.keeper is not None:
+            self.keeper.release()  # an unfinished game stays in its slot, offered for resume

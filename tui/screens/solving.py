@@ -1,0 +1,108 @@
+"""Solving in the background for a game screen: one worker thread per solve, progress as messages, cancel.
+
+A screen owns a ``BackgroundSolve`` per kind of solve (its ``group``); ``start(key, work)`` runs ``work(progress)``
+in a worker thread, where ``progress(done, total, words)`` posts a ``SolveProgress`` to the screen and, once the
+solve has been cancelled (or replaced by a newer one), raises ``SolveCancelledError`` inside the thread: a thread cannot
+be stopped from outside, so a solve stops itself at its next report. The result comes back as ``SolveDone``, an
+exception as ``SolveFailed`` (shown by the screen, never a silent "Solving..." for ever). Every message carries the
+group and the key (what was being solved): a screen handles only the answer to the solve it still wants
+(``wants``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
+
+from textual.message import Message
+from textual.worker import get_current_worker
+
+from tui.screens.base import NashplayScreen
+
+__all__ = ["BackgroundSolve", "Progress", "SolveCancelledError", "SolveDone", "SolveFailed", "SolveProgress"]
+
+ResultT = TypeVar("ResultT")
+#: What a solve is told to report with: done and total (in the solve's own units), and a few words.
+Progress = Callable[[int, int, str], None]
+
+
+class SolveCancelledError(Exception):
+    """Raised inside a solve that is no longer wanted (cancelled, or replaced by another)."""
+
+
+class _SolveMessage(Message):
+    def __init__(self, group: str, key: object) -> None:
+        super().__init__()
+        self.group = group
+        self.key = key
+
+
+class SolveProgress(_SolveMessage):
+    def __init__(self, group: str, key: object, done: int, total: int, words: str) -> None:
+        super().__init__(group, key)
+        self.done, self.total, self.words = done, total, words
+
+
+class SolveDone(_SolveMessage):
+    def __init__(self, group: str, key: object, result: Any) -> None:
+        super().__init__(group, key)
+        self.result = result
+
+
+class SolveFailed(_SolveMessage):
+    def __init__(self, group: str, key: object, error: str) -> None:
+        super().__init__(group, key)
+        self.error = error
+
+
+class BackgroundSolve(Generic[ResultT]):
+    """The solves of one kind (``group``) for ``screen``: at most one running; the newest is the one wanted."""
+
+    def __init__(self, screen: NashplayScreen, group: str) -> None:
+        self.screen = screen
+        self.group = group
+        #: What the solve still wanted is solving (``None``: none runs, or it was cancelled).
+        self.key: object | None = None
+
+    @property
+    def running(self) -> bool:
+        return self.key is not None
+
+    def wants(self, message: _SolveMessage) -> bool:
+        """Whether ``message`` answers the solve still wanted (older and cancelled ones are dropped)."""
+        return message.group == self.group and self.key is not None and message.key == self.key
+
+    def start(self, key: object, work: Callable[[Progress], ResultT]) -> None:
+        """Solve ``work`` for ``key`` in a worker thread (a solve already running for another key stops itself)."""
+        self.key = key
+        screen, group = self.screen, self.group
+
+        def run() -> None:
+            worker = get_current_worker()
+
+            def progress(done: int, total: int, words: str = "") -> None:
+                if worker.is_cancelled:
+                    raise SolveCancelledError
+                screen.post_message(SolveProgress(group, key, done, total, words))
+
+            try:
+                result = work(progress)
+            except SolveCancelledError:
+                return
+            except Exception as error:  # shown by the screen: never a silent "Solving..." for ever
+                screen.post_message(SolveFailed(group, key, f"{type(error).__name__}: {error}"))
+                return
+            screen.post_message(SolveDone(group, key, result))
+
+        screen.run_worker(run, thread=True, group=group, exclusive=True, exit_on_error=False, name=f"{group} {key}")
+
+    def finished(self) -> None:
+        """The wanted solve's answer has been taken: nothing runs any more."""
+        self.key = None
+
+    def cancel(self) -> object | None:
+        """Stop the wanted solve (at its next report); what it was solving, or ``None`` when nothing ran."""
+        cancelled, self.key = self.key, None
+        if cancelled is not None:
+            self.screen.workers.cancel_group(self.screen, self.group)
+        return cancelled
