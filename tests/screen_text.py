@@ -14,14 +14,14 @@ from textual.scrollbar import ScrollBar
 from textual.widget import Widget
 from textual.widgets import Footer, Header, Input, Label, Static
 
-from tui.widgets.heaps import AdvicePanel, HeapRows
+from tui.widgets.heaps import HeapRows, NimSumTable
 from tui.widgets.heatmap import HeatMap
 from tui.widgets.mix import MixBars
 from tui.widgets.setup_picker import SetupPicker
 from tui.widgets.track import Track
 
 #: Widgets drawn from text of our own, line by line: each of their lines must stay one line on the screen.
-TEXT_WIDGETS = (Static, Label, MixBars, HeatMap, Track, HeapRows, AdvicePanel, SetupPicker)
+TEXT_WIDGETS = (Static, Label, MixBars, HeatMap, Track, HeapRows, NimSumTable, SetupPicker)
 
 
 def screen_text(app: App[None]) -> str:

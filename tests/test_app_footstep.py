@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from pilot_helpers import run, wait_for
+from screen_text import screen_text
 from textual.widgets import Static
 
 from core.game import Side
@@ -89,8 +90,10 @@ def test_advice_shows_the_equilibrium_mix_and_toggles() -> None:
             await pilot.pause()
             screen = screen_of(app)
             assert screen.solution is not None
-            value_text = text_of(app, "#fs-value")
-            assert "State value for you: +0.0000" in value_text
+            # The shared advice panel draws the equilibrium's Advice: the value, the likeliest bid suggested.
+            shown = screen_text(app)
+            likeliest = max(sorted(screen.solution.mix(screen.state.position, Side.P1).items()), key=lambda b: b[1])
+            assert "Value for you: +0.00, exact" in shown and f"Suggested: {likeliest[0]}" in shown
             bars = app.screen.query_one("#fs-mix", MixBars)
             mix = screen.solution.mix(screen.state.position, Side.P1)
             assert bars.probabilities == pytest.approx([mix[b] for b in sorted(mix)])

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from pilot_helpers import run, settle_workers
+from screen_text import screen_text
 from textual.pilot import Pilot
 from textual.widgets import OptionList
 
@@ -17,7 +18,8 @@ from tui.config import NimConfig, NimOpponent
 from tui.screens.menu import MenuScreen
 from tui.screens.nim import NimScreen
 from tui.screens.nim_setup import NimSetupScreen
-from tui.widgets.heaps import AdvicePanel, HeapRows
+from tui.widgets.advice import AdvicePanel
+from tui.widgets.heaps import HeapRows, NimSumTable
 
 SIZE = (110, 36)
 
@@ -264,7 +266,7 @@ def test_the_advice_panel_explains_3_4_5() -> None:
         async with app.run_test(size=SIZE) as pilot:
             await settle_workers(app, pilot)
             screen = screen_of(app)
-            lines = text_of(screen, "#advice").splitlines()
+            lines = str(screen.query_one("#nim-sum", NimSumTable).render()).splitlines()
             rows = [line.split() for line in lines if line.split()[:1] in (["1"], ["2"], ["3"])]
             assert rows == [["1", "3", "3", "011"], ["2", "4", "4", "100"], ["3", "5", "5", "101"]]
             at = next(i for i, line in enumerate(lines) if line.startswith("nim-sum"))
@@ -273,8 +275,9 @@ def test_the_advice_panel_explains_3_4_5() -> None:
             # The '^' stands exactly under the nim-sum's 1-column and nowhere else.
             assert lines[at + 1].rstrip().endswith("^") and len(lines[at + 1].rstrip()) == one + 1
             assert lines[at + 1].count("^") == 1
-            text = " ".join(lines)
-            assert "winning move" in text and text.rstrip().endswith("1:2")
+            # The advice itself is the shared panel's: the one winning move, for the player to move.
+            advice = " ".join(screen_text(app).split())
+            assert "Player 1 wins (proven)" in advice and "Suggested: 1:2 wins" in advice
 
     run(test)
 
@@ -284,22 +287,22 @@ def test_a_lost_position_says_every_move_loses_and_names_the_longest() -> None:
         app = nim_app(heaps=(1, 2, 3), opponent="human")
         async with app.run_test(size=SIZE) as pilot:
             await settle_workers(app, pilot)
-            text = " ".join(text_of(screen_of(app), "#advice").split())
-            assert "Every move loses" in text
-            assert "keeps the game going longest: 1:1" in text and "6 more plies" in text
-            assert "^" not in text
+            text = " ".join(screen_text(app).split())
+            assert "Player 1 loses in 6 plies (proven)" in text
+            assert "Suggested: 1:1 loses in 6 plies" in text and "every move loses against perfect play" in text
+            assert "^ marks" not in text
 
     run(test)
 
 
 def test_misere_advice_says_which_method_decided() -> None:
     async def test() -> None:
-        for rule, method in ((Nim(), "Bouton's misere Nim rule"), (KAYLES, "exact game-tree search")):
+        for rule, method in ((Nim(), "Bouton's misere rule"), (KAYLES, "exact game-tree search")):
             app = nim_app(heaps=(3, 2), rule=rule, opponent="human", misere=True)
             async with app.run_test(size=SIZE) as pilot:
                 await settle_workers(app, pilot)
-                text = " ".join(text_of(screen_of(app), "#advice").split())
-                assert "Misere play" in text and method in text
+                text = " ".join(screen_text(app).split())
+                assert f"Advice (a hides it): {method}" in text
 
     run(test)
 
@@ -321,7 +324,7 @@ def test_a_toggles_the_advice_and_a_new_game_keeps_the_choice() -> None:
             assert second.analysis is None  # hidden advice is not even worked out
             await press(app, pilot, "a")
             assert second.query_one("#nim-right").display
-            assert "011" in text_of(second, "#advice")  # worked out now
+            assert "011" in str(second.query_one("#nim-sum", NimSumTable).render())  # worked out now
             assert isinstance(second.query_one("#advice"), AdvicePanel)
 
     run(test)

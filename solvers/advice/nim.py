@@ -16,8 +16,9 @@ from solvers.advice import Advice, MoveAdvice, Result
 
 if TYPE_CHECKING:
     from solvers.advice.registry import Request
+    from solvers.grundy import Analysis
 
-__all__ = ["ENGINES", "advise"]
+__all__ = ["ENGINES", "advice_of", "advise"]
 
 #: How ``solvers.grundy.analyse`` reached its verdict, in words.
 ENGINES = {
@@ -32,7 +33,13 @@ def advise(heaps: Sequence[int], rule: HeapRule, misere: bool = False) -> Advice
     the exact search a position needs is beyond its limit."""
     from solvers.grundy import analyse
 
-    analysis = analyse(heaps, rule, misere=misere)
+    return advice_of(analyse(heaps, rule, misere=misere), rule)
+
+
+def advice_of(analysis: Analysis, rule: HeapRule) -> Advice:
+    """The advice an analysis of the position (``solvers.grundy.analyse``) gives the player to move; ``ValueError``
+    when there is no move (the game is over)."""
+    misere = analysis.misere
     play = "misere" if misere else "normal"
     position = format_heaps(analysis.heaps)
     if not analysis.winning_moves and analysis.longest_move is None:

@@ -25,11 +25,11 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Header, Input, Label, Static
-from textual.worker import get_current_worker
 
 from core.footstep import FootstepState
 from core.game import Side
 from core.record import Record
+from solvers.advice.footstep import advise
 from solvers.catalogue import make_player, player_entry, players_for
 from solvers.footstep import FootstepSolution, load_solution
 from solvers.footstep_learning import BidTables, LearnerPlayer
@@ -38,17 +38,25 @@ from tui.config import FOOTSTEP_APP_MAX, FootstepConfig
 from tui.messages import OpenGame, OpenLearningCurves, OpenReview, ShowMenu
 from tui.saves import GameKeeper, SaveSlot
 from tui.screens.base import LocalGameScreen
+from tui.screens.solving import BackgroundSolve, Progress, SolveDone, SolveFailed, SolveProgress
 from tui.session import game_record, resumed_seed
+from tui.widgets.advice import AdvicePanel
 from tui.widgets.footer import NashplayFooter
 from tui.widgets.mix import MixBars
+from tui.widgets.solve_bar import SolveBar
 from tui.widgets.track import Track
 
 #: Footstep's opponents, in the order ``o`` cycles through them.
 OPPONENTS = tuple(entry.name for entry in players_for("footstep"))
 
 
-class _AbandonedSolveError(Exception):
-    """Raised inside a solve whose worker was cancelled (the user asked for another size)."""
+def _solved_game(n: int, k: int, progress: Progress) -> tuple[FootstepSolution, str]:
+    """Footstep(n, k) solved (or read from the disk cache), with where it came from."""
+
+    def tell(level: int, levels: int) -> None:
+        progress(level, levels, f"Solving Footstep({n}, {k}) in the background: level {level}/{levels}")
+
+    return load_solution(n, k, progress=tell)
 
 
 class FootstepScreen(LocalGameScreen[FootstepState]):
@@ -92,19 +100,6 @@ class FootstepScreen(LocalGameScreen[FootstepState]):
         ("Back to the menu", "Choose another game", "menu"),
     ]
 
-    class Solved(Message):
-        def __init__(self, solution: FootstepSolution, source: str) -> None:
-            super().__init__()
-            self.solution = solution
-            self.source = source
-
-    class SolveProgress(Message):
-        def __init__(self, size: tuple[int, int], level: int, levels: int) -> None:
-            super().__init__()
-            self.size = size
-            self.level = level
-            self.levels = levels
-
     class Failed(Message):
         def __init__(self, what: str) -> None:
             super().__init__()
@@ -138,6 +133,7 @@ class FootstepScreen(LocalGameScreen[FootstepState]):
         #: Whether the footer shows the keys of a finished game (v, m).
         self._over_shown = False
         self.solution: FootstepSolution | None = None
+        self.solver: BackgroundSolve[tuple[FootstepSolution, str]] = BackgroundSolve(self, "footstep-solve")
         #: The opponent's catalogue name, and the player itself (``None`` while the learner trains).
         self.opponent = self.config.opponent
         self.opponent_player: Any = None
@@ -160,12 +156,13 @@ class FootstepScreen(LocalGameScreen[FootstepState]):
                 yield Static(id="fs-bid", classes="one-line")
                 yield Static(id="fs-history", classes="one-line")
             with Vertical(id="fs-right"):
-                yield Static(id="fs-value", classes="one-line")
+                yield AdvicePanel(id="fs-advice")
                 yield MixBars(id="fs-mix")
         yield Static(id="message")
         with Horizontal(id="fs-size-field"):
             yield Label("n,k:", id="fs-size-label")
             yield Input(placeholder="points each, steps to a goal: e.g. 50,4 (Enter; Esc cancels)", id="fs-size-input")
+        yield SolveBar(id="fs-solve")
         yield NashplayFooter()
 
     def on_mount(self) -> None:
@@ -204,23 +201,10 @@ class FootstepScreen(LocalGameScreen[FootstepState]):
 
     # ---- background work
 
-    @work(thread=True, exclusive=True, group="footstep-solve", exit_on_error=False)
     def solve(self, n: int, k: int) -> None:
-        worker = get_current_worker()
-
-        def progress(level: int, levels: int) -> None:
-            if worker.is_cancelled:
-                raise _AbandonedSolveError
-            self.post_message(self.SolveProgress((n, k), level, levels))
-
-        try:
-            solution, source = load_solution(n, k, progress=progress)
-        except _AbandonedSolveError:
-            return
-        except Exception as error:  # shown, never a silent "Solving..." for ever
-            self.post_message(self.Failed(f"Solving Footstep({n}, {k}) failed: {type(error).__name__}: {error}"))
-            return
-        self.post_message(self.Solved(solution, source))
+        """Solve Footstep(n, k) in a worker thread (a solve of another size still running stops at its next level)."""
+        self.query_one(SolveBar).begin(f"Solving Footstep({n}, {k})")
+        self.solver.start((n, k), lambda progress: _solved_game(n, k, progress))
 
     @work(thread=True, exclusive=True, group="footstep-learner", exit_on_error=False)
     def train_learner(self, n: int, k: int) -> None:
@@ -234,23 +218,31 @@ class FootstepScreen(LocalGameScreen[FootstepState]):
 
     @on(SolveProgress)
     def _progress(self, event: SolveProgress) -> None:
-        if event.size == self.game_size and self.solution is None:
-            self.say(f"Solving Footstep({self.n}, {self.k}) in the background: level {event.level}/{event.levels}")
+        if self.solver.wants(event):
+            self.query_one(SolveBar).advance(event.done, event.total, event.words)
+            if self.solution is None:
+                self.say(event.words)
+
+    @on(SolveFailed)
+    def _solve_failed(self, event: SolveFailed) -> None:
+        if self.solver.wants(event):
+            self.solver.finished()
+            self.query_one(SolveBar).end()
+            self.say(f"Solving Footstep({self.n}, {self.k}) failed: {event.error}")
 
     @on(Failed)
     def _failed(self, event: Failed) -> None:
         self.say(event.what)
 
-    @on(Solved)
-    def _solved(self, event: Solved) -> None:
-        if (event.solution.n, event.solution.k) != self.game_size:
+    @on(SolveDone)
+    def _solved(self, event: SolveDone) -> None:
+        if not self.solver.wants(event):
             return
-        self.solution = event.solution
-        where = (
-            "from the cache"
-            if event.source in ("cache", "memory")
-            else f"solved in {event.solution.stats.seconds:.2f} s"
-        )
+        self.solver.finished()
+        self.query_one(SolveBar).end()
+        solution, source = event.result
+        self.solution = solution
+        where = "from the cache" if source in ("cache", "memory") else f"solved in {solution.stats.seconds:.2f} s"
         self.say(f"Footstep({self.n}, {self.k}) {where}. Type your bid and press Enter.")
         self._new_round()
 
@@ -358,38 +350,31 @@ class FootstepScreen(LocalGameScreen[FootstepState]):
         self.query_one("#fs-history", Static).update(text)
 
     def _advice(self) -> None:
+        """The equilibrium's ``Advice`` for the user (``solvers.advice.footstep``) in the shared panel, and the mix
+        as bars below it."""
         right = self.query_one("#fs-right")
         right.display = self.advice_shown
         if not self.advice_shown:
             return
-        value_widget = self.query_one("#fs-value", Static)
+        panel = self.query_one("#fs-advice", AdvicePanel)
         bars = self.query_one("#fs-mix", MixBars)
         solution = self.solution
-        if solution is None:
-            value_widget.update(Text("Advice: solving...", style="italic"))
+        compact = self.compact
+        if solution is None or self.state.is_terminal():
+            panel.show(None, "solving..." if solution is None else "the game is over", compact=compact)
             bars.show("", [], [], [])
             return
         position = self.state.position
-        if self.state.is_terminal():
-            value_widget.update(Text("Advice: the game is over", style="bold"))
-            bars.show("", [], [], [])
-            return
-        value = round(solution.value(position, self.human), 9) + 0.0  # never "-0.0000"
-        compact = self.compact
-        text = Text("Advice (a hides it)\n", style="bold", end="")
-        if compact:
-            text.append(f"Value for you: {value:+.4f} points\n")
-        else:
-            text.append(f"State value for you: {value:+.4f} points\n(equilibrium play from here)\n")
+        advice = advise(solution, position, self.human)
+        note = ""
         if self.suggestion is not None:
-            text.append("From your mix:" if compact else "A bid drawn from your mix:")
-            text.append(f" {self.suggestion} ", style="bold reverse")
-            text.append("(s uses it)" if compact else " (s puts it in)")
-        value_widget.update(text)
+            note = f"From your mix: {self.suggestion} (s uses it)" if compact else "A bid drawn from your mix: "
+            note += "" if compact else f"{self.suggestion} (s puts it in)"
+        panel.show(advice, advice.engine, note, compact)
         mix = solution.mix(position, self.human)
         bids = sorted(mix)
-        # What the column has room for below the value lines: the rest of the mix is summed up in one line.
-        bars.max_lines = max(3, self.app.size.height - (12 if compact else 16))
+        # What the column has room for below the advice: the rest of the mix is summed up in one line.
+        bars.max_lines = max(3, self.app.size.height - (18 if compact else 26))
         bars.show(
             "Your mix (bids > 0)" if compact else "Your equilibrium mix (bids with probability > 0)",
             [f"bid {b:>2}" for b in bids],
@@ -582,5 +567,6 @@ class FootstepScreen(LocalGameScreen[FootstepState]):
         self.post_message(OpenGame("footstep", config, setup=False))
 
     def on_unmount(self) -> None:
+        self.solver.cancel()
         if self.keeper is not None:
             self.keeper.release()  # an unfinished game stays in its slot, offered for resume

@@ -264,7 +264,7 @@ class GoofspielScreen(LocalGameScreen[GoofspielState]):
             verdict = "You win" if score > 0 else ("You lose" if score < 0 else "A draw")
             said = textwrap.wrap(f"{verdict} ({score:+g}): {outcome.reason}.", 40)  # the left column's width
             text.append("\n".join(said), style="bold")
-            text.append("\nn: new game, v: review, m: rematch, u: take back")
+            text.append("\nn: new game, v: review\nm: rematch, u: take back a round")
         elif self.solver.running:
             text.append(f"Solving N = {self.cards} in the background...", style="italic")
         elif not self._ready():

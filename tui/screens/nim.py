@@ -2,7 +2,8 @@
 
 The heaps are rows of stones; the keyboard picks a heap and how many stones to take (for take-and-break games also
 where the knocked-out run lies, so the heap may break in two). Moves go through ``core.impartial.HeapGameState``;
-the advice panel explains the Sprague-Grundy verdict of ``solvers.grundy.analyse``. The opponent (the perfect
+the advice panel draws the ``Advice`` of ``solvers.advice.nim`` (the Sprague-Grundy verdict of
+``solvers.grundy.analyse``) with the nim-sum table that explains it. The opponent (the perfect
 player, a random one, or a second person at the same keyboard) and the advice are worked out in worker threads, so
 the screen answers keys meanwhile; a stale answer (after an undo or a new game) is dropped by a version counter.
 
@@ -43,6 +44,7 @@ from core.impartial import (
     format_heaps,
 )
 from core.record import Record
+from solvers.advice.nim import advice_of
 from solvers.catalogue import make_player, strongest
 from solvers.grundy import Analysis
 from tui.config import NimConfig
@@ -50,8 +52,9 @@ from tui.messages import OpenGame, OpenReview, ShowMenu
 from tui.saves import GameKeeper, SaveSlot
 from tui.screens.base import LocalGameScreen, OpponentFailed, OpponentMoved
 from tui.session import game_record, resumed_seed
+from tui.widgets.advice import AdvicePanel
 from tui.widgets.footer import NashplayFooter
-from tui.widgets.heaps import AdvicePanel, HeapRows
+from tui.widgets.heaps import HeapRows, NimSumTable
 
 PaletteEntry = tuple[str, str, str]
 
@@ -181,6 +184,7 @@ class NimScreen(LocalGameScreen[HeapGameState]):
                 yield Static(id="nim-keys", classes="hint one-line")
             with Vertical(id="nim-right"):
                 yield AdvicePanel(id="advice")
+                yield NimSumTable(id="nim-sum")
         yield Static(id="message")
         yield NashplayFooter()
 
@@ -288,12 +292,25 @@ class NimScreen(LocalGameScreen[HeapGameState]):
         self.query_one("#nim-move", Static).update(self._move_line())
         self.query_one("#nim-history", Static).update(self._history())
         self.query_one("#nim-keys", Static).update(self._keys_hint())
+        self._show_advice()
+
+    def _show_advice(self) -> None:
+        """The player to move's ``Advice`` in the shared panel, and the nim-sum table that explains it."""
         panel = self.query_one("#advice", AdvicePanel)
-        mover = self._player_name(self.state.to_move)
-        if self.analysis is not None and self.analysis.heaps == self.state.heaps:
-            panel.show(self.analysis, mover)
+        table = self.query_one("#nim-sum", NimSumTable)
+        side = self.state.to_move
+        who = None if side is self.config.human and not self.two_people else self._player_name(side)
+        analysis = self.analysis
+        if self.state.is_terminal():
+            panel.show(None, "the game is over", compact=self.compact)
+            table.show(None)
+        elif analysis is None or analysis.heaps != self.state.heaps:
+            panel.show(None, "working it out...", compact=self.compact)
+            table.show(None)
         else:
-            panel.show(None, mover, "Working out the advice...")
+            advice = advice_of(analysis, self.state.rule)
+            panel.show(advice, advice.engine, compact=self.compact, who=who)
+            table.show(analysis)
 
     def _status(self) -> Text:
         text = Text(end="")
@@ -405,7 +422,7 @@ class NimScreen(LocalGameScreen[HeapGameState]):
         if event.version != self.version:
             return  # the position changed while it was worked out
         if event.analysis is None:
-            self.query_one("#advice", AdvicePanel).show(None, "", f"No advice: the solver failed ({event.error})")
+            self.query_one("#advice", AdvicePanel).show(None, "none", f"The solver failed: {event.error}")
             return
         self.analysis = event.analysis
         self.refresh_view()

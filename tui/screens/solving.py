@@ -22,8 +22,9 @@ from tui.screens.base import NashplayScreen
 __all__ = ["BackgroundSolve", "Progress", "SolveCancelledError", "SolveDone", "SolveFailed", "SolveProgress"]
 
 ResultT = TypeVar("ResultT")
-#: What a solve is told to report with: done and total (in the solve's own units), and a few words.
-Progress = Callable[[int, int, str], None]
+#: What a solve is told to report with: done and total (in the solve's own units; total 0 when the end is not
+#: known), a few words, and anything the screen wants to show its own way (TCG's Bellman residual).
+Progress = Callable[..., None]
 
 
 class SolveCancelledError(Exception):
@@ -38,9 +39,9 @@ class _SolveMessage(Message):
 
 
 class SolveProgress(_SolveMessage):
-    def __init__(self, group: str, key: object, done: int, total: int, words: str) -> None:
+    def __init__(self, group: str, key: object, done: int, total: int, words: str, extra: object = None) -> None:
         super().__init__(group, key)
-        self.done, self.total, self.words = done, total, words
+        self.done, self.total, self.words, self.extra = done, total, words, extra
 
 
 class SolveDone(_SolveMessage):
@@ -80,10 +81,10 @@ class BackgroundSolve(Generic[ResultT]):
         def run() -> None:
             worker = get_current_worker()
 
-            def progress(done: int, total: int, words: str = "") -> None:
+            def progress(done: int, total: int, words: str = "", extra: object = None) -> None:
                 if worker.is_cancelled:
                     raise SolveCancelledError
-                screen.post_message(SolveProgress(group, key, done, total, words))
+                screen.post_message(SolveProgress(group, key, done, total, words, extra))
 
             try:
                 result = work(progress)

@@ -1,9 +1,10 @@
 """The Twice Clap Game screen: the advisor (type the opponent's action, get an equilibrium suggestion) and the
 versus mode (you against the equilibrium AI: both choose in secret, then both actions are revealed).
 
-Solving runs in a worker thread: changing n re-solves in the background (or reads the disk cache) while the game
-in progress stays playable; the screen shows the solve's progress (sweeps and the Bellman residual) and ``x`` cancels
-it. Below 100x30 the screen is compact: shorter texts, fewer rows of the heat map and of the rounds.
+Solving runs in a worker thread (``tui.screens.solving``): changing n re-solves in the background (or reads the disk
+cache) while the game in progress stays playable; the screen shows the solve's progress (sweeps and the Bellman
+residual, and a bar after half a second) and ``x`` cancels it. Below 100x30 the screen is compact: shorter texts,
+fewer rows of the heat map and of the rounds.
 
 The game is kept as it goes (``tui.saves.GameKeeper``): in progress in a save slot, offered for resume; once over its
 record in the state folder's ``records/``. ``ctrl+s`` saves a record there (``s`` is the strong attack); after the
@@ -18,31 +19,41 @@ import textwrap
 from typing import ClassVar
 
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.message import Message
 from textual.widgets import Header, Input, Label, Static
-from textual.worker import get_current_worker
 
 from core.game import Side
 from core.record import Record
 from core.tcg import TcgAction, TcgState
+from solvers.advice.tcg import advise
 from solvers.catalogue import make_player
 from solvers.tcg import ACTIONS, TcgSolution, load_solution, round_like_source
 from tui.config import TCG_APP_MAX_N, TcgConfig, TcgMode
 from tui.messages import OpenGame, OpenReview, ShowMenu
 from tui.saves import GameKeeper, SaveSlot
 from tui.screens.base import LocalGameScreen
+from tui.screens.solving import BackgroundSolve, Progress, SolveDone, SolveFailed, SolveProgress
 from tui.session import game_record, resumed_seed
 from tui.widgets.footer import NashplayFooter
 from tui.widgets.heatmap import HeatMap
 from tui.widgets.mix import MixBars
+from tui.widgets.solve_bar import SolveBar
 
 
-class _AbandonedSolveError(Exception):
-    """Raised inside a solve whose worker was cancelled (the user changed n again)."""
+def _solved_game(n: int, progress: Progress) -> tuple[TcgSolution, str]:
+    """The solved game for ``n`` (from the disk cache, or solved), with where it came from. The certificate (the
+    error bound shown) and the stage games (the advice) cost seconds at n = 200: built here, off the UI thread."""
+
+    def tell(sweep: int, residual: float) -> None:
+        progress(sweep, 0, f"Solving n = {n}: sweep {sweep}, residual {residual:.0e}", residual)
+
+    solution, source = load_solution(n, progress=tell)
+    solution.certificate  # noqa: B018
+    solution.stages  # noqa: B018
+    return solution, source
 
 
 class TcgScreen(LocalGameScreen[TcgState]):
@@ -88,12 +99,6 @@ class TcgScreen(LocalGameScreen[TcgState]):
         ("Back to the menu", "Choose another game", "menu"),
     ]
 
-    class Solved(Message):
-        def __init__(self, solution: TcgSolution, source: str) -> None:
-            super().__init__()
-            self.solution = solution
-            self.source = source
-
     game_name = "tcg"
 
     def __init__(self, config: TcgConfig, state: TcgState | None = None, slot: SaveSlot | None = None) -> None:
@@ -126,6 +131,7 @@ class TcgScreen(LocalGameScreen[TcgState]):
         #: An action that loses at once (too few points for it), pressed once: the same key again plays it.
         self.warned: TcgAction | None = None
         self.message_text = ""
+        self.solver: BackgroundSolve[tuple[TcgSolution, str]] = BackgroundSolve(self, "tcg-solve")
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -142,6 +148,7 @@ class TcgScreen(LocalGameScreen[TcgState]):
         with Horizontal(id="n-field"):
             yield Label(f"n (1..{TCG_APP_MAX_N}):", id="n-label")
             yield Input(placeholder="the most points a player can hold; Enter solves, Esc cancels", id="n-input")
+        yield SolveBar(id="tcg-solve")
         yield NashplayFooter()
 
     def on_mount(self) -> None:
@@ -171,46 +178,12 @@ class TcgScreen(LocalGameScreen[TcgState]):
 
     # ---- solving in the background
 
-    class SolveProgress(Message):
-        def __init__(self, n: int, sweep: int, residual: float) -> None:
-            super().__init__()
-            self.n = n
-            self.sweep = sweep
-            self.residual = residual
-
-    class SolveFailed(Message):
-        def __init__(self, n: int, error: str) -> None:
-            super().__init__()
-            self.n = n
-            self.error = error
-
-    @work(thread=True, exclusive=True, group="tcg-solve", exit_on_error=False)
-    def solve(self, n: int) -> None:
-        worker = get_current_worker()
-
-        def progress(sweep: int, residual: float) -> None:
-            # A thread cannot be stopped from outside: a solve for an n the user has left stops itself here.
-            if worker.is_cancelled:
-                raise _AbandonedSolveError
-            self.post_message(self.SolveProgress(n, sweep, residual))
-
-        try:
-            solution, source = load_solution(n, progress=progress)
-            # The certificate (the error bound shown) and the stage games (the advice) cost seconds at n = 200:
-            # built here, not on the UI thread when first shown.
-            solution.certificate  # noqa: B018
-            solution.stages  # noqa: B018
-        except _AbandonedSolveError:
-            return
-        except Exception as error:  # a solver failure must be shown, not leave "Solving..." for ever
-            self.post_message(self.SolveFailed(n, f"{type(error).__name__}: {error}"))
-            return
-        self.post_message(self.Solved(solution, source))
-
     def _start_solve(self, n: int) -> None:
+        """Solve ``n`` in the background (a solve of another n still running stops at its next sweep)."""
         self.solving = n
         self.solve_progress = None
-        self.solve(n)
+        self.query_one(SolveBar).begin(f"Solving n = {n}")
+        self.solver.start(n, lambda progress: _solved_game(n, progress))
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -222,16 +195,20 @@ class TcgScreen(LocalGameScreen[TcgState]):
 
     @on(SolveFailed)
     def _solve_failed(self, event: SolveFailed) -> None:
-        if event.n == self.solving:
-            self.solving = None
+        if self.solver.wants(event):
+            self.solver.finished()
+            self.query_one(SolveBar).end()
+            n, self.solving = self.solving, None
             self.refresh_bindings()
-            self.say(f"Solving n = {event.n} failed ({event.error}). Press n to try another n.")
+            self.say(f"Solving n = {n} failed ({event.error}). Press n to try another n.")
             self.refresh_view()
 
     @on(SolveProgress)
     def _solve_progress(self, event: SolveProgress) -> None:
-        if event.n == self.solving:
-            self.solve_progress = (event.sweep, event.residual)
+        if self.solver.wants(event):
+            residual = event.extra if isinstance(event.extra, float) else 0.0
+            self.solve_progress = (event.done, residual)
+            self.query_one(SolveBar).advance(event.done, event.total, f"{event.words}; x cancels")
             self.say(self._solving_text())
             if self.solution is None:
                 self.refresh_view()
@@ -245,21 +222,24 @@ class TcgScreen(LocalGameScreen[TcgState]):
         going_on = f"; n = {self.n} goes on" if self.solution is not None else ""
         return f"Solving n = {n}{done}{going_on}; x cancels"
 
-    @on(Solved)
-    def _solved(self, event: Solved) -> None:
-        if event.solution.n != self.solving:
+    @on(SolveDone)
+    def _solved(self, event: SolveDone) -> None:
+        if not self.solver.wants(event):
             return  # an answer for an n the user has cancelled or changed again
+        self.solver.finished()
+        self.query_one(SolveBar).end()
+        solution, source = event.result
         self.solving = None
         self.refresh_bindings()
-        if self.n != event.solution.n:
+        if self.n != solution.n:
             self._new_game()
-            self.n = event.solution.n
+            self.n = solution.n
             self.state = TcgState(self.n)
             self._titles()
-        self.solution = event.solution
-        seconds = event.solution.solution.seconds
-        where = "from the cache" if event.source in ("cache", "memory") else f"solved in {seconds:.2f} s"
-        self.say(f"n = {self.n}: {where}. Error bound {event.solution.certificate.gap:.0e}.")
+        self.solution = solution
+        seconds = solution.solution.seconds
+        where = "from the cache" if source in ("cache", "memory") else f"solved in {seconds:.2f} s"
+        self.say(f"n = {self.n}: {where}. Error bound {solution.certificate.gap:.0e}.")
         self._new_suggestion()
         self.refresh_view()
 
@@ -267,7 +247,8 @@ class TcgScreen(LocalGameScreen[TcgState]):
         if self.solving is None:
             return
         cancelled, self.solving = self.solving, None
-        self.workers.cancel_group(self, "tcg-solve")  # the solve stops itself at its next sweep
+        self.solver.cancel()  # the solve stops itself at its next sweep
+        self.query_one(SolveBar).end()
         self.refresh_bindings()
         if self.solution is not None:
             self.say(f"Solving n = {cancelled} cancelled: the n = {self.n} game goes on.")
@@ -334,20 +315,25 @@ class TcgScreen(LocalGameScreen[TcgState]):
             return
         i1, i2 = points
         heat.current = (i1, i2)
-        advice = solution.advice(i1, i2)
-        win = advice.value if me is Side.P1 else 1 - advice.value
-        text.append(f"Your win chance (equilibrium): {round_like_source(win * 100)}%")
+        # The equilibrium's Advice for each side (``solvers.advice.tcg``), drawn the TCG way: mixes as bars.
+        yours, opponents = advise(solution, i1, i2, me), advise(solution, i1, i2, them)
+        if yours.result is not None:
+            rounds = yours.plies or 0
+            verdict = "win" if yours.result == "win" else "lose"
+            text.append(f"You {verdict} in {rounds} round{'' if rounds == 1 else 's'} at most (proven)")
+            text.append(f": chance {round_like_source((yours.value or 0) * 100)}%", style="dim")
+        else:
+            text.append(f"Your win chance (equilibrium): {round_like_source((yours.value or 0) * 100)}%")
         self.query_one("#tcg-state", Static).update(text)
         labels = [f"{a.value} {a.label}" for a in ACTIONS]
-        mine, theirs = (advice.p1, advice.p2) if me is Side.P1 else (advice.p2, advice.p1)
-        keeps_mine, keeps_theirs = (advice.keeps1, advice.keeps2) if me is Side.P1 else (advice.keeps2, advice.keeps1)
-        star_mine, star_theirs = (advice.star1, advice.star2) if me is Side.P1 else (advice.star2, advice.star1)
-        self.query_one("#mix-you", MixBars).show(
-            "Your equilibrium mix", labels, mine, keeps_mine if star_mine else [False] * 4
-        )
-        self.query_one("#mix-them", MixBars).show(
-            "The opponent's equilibrium mix", labels, theirs, keeps_theirs if star_theirs else [False] * 4
-        )
+        for selector, title, advice in (
+            ("#mix-you", "Your equilibrium mix", yours),
+            ("#mix-them", "The opponent's equilibrium mix", opponents),
+        ):
+            lines = {line.move: line for line in advice.moves}
+            mix = [lines[a.value].probability or 0.0 for a in ACTIONS]
+            keeps = [bool(lines[a.value].note) for a in ACTIONS]
+            self.query_one(selector, MixBars).show(title, labels, mix, keeps)
         if self.mode == "advisor" and self.suggestion is not None:
             own = self.own_override or self.suggestion
             note = " (you changed it)" if self.own_override is not None else ""
@@ -558,5 +544,6 @@ class TcgScreen(LocalGameScreen[TcgState]):
         self.post_message(OpenGame("tcg", config, setup=False))
 
     def on_unmount(self) -> None:
+        self.solver.cancel()
         if self.keeper is not None:
             self.keeper.release()  # an unfinished game stays in its slot, offered for resume

@@ -34,21 +34,27 @@ def plies_words(plies: int | None) -> str:
 
 
 def outcome_words(result: str | None, plies: int | None) -> str:
-    """A proven result in words: "wins in 3 plies", "loses in 1 ply", "draws"."""
+    """A proven result in words: "wins in 3 plies", "loses in 1 ply", "draws"; "wins" where the distance is not
+    known (a Sprague-Grundy win)."""
+    within = f" in {plies_words(plies)}" if plies is not None else ""
     if result == "win":
-        return f"wins in {plies_words(plies)}"
+        return f"wins{within}"
     if result == "loss":
-        return f"loses in {plies_words(plies)}"
+        return f"loses{within}"
     if result == "draw":
         return "draws"
     return ""
 
 
-def position_words(result: str, plies: int | None) -> str:
-    """The position's proven result for the user: "You win in 3 plies", "You lose in 1 ply", "A draw"."""
+def position_words(result: str, plies: int | None, who: str | None = None) -> str:
+    """The position's proven result for the user ("You win in 3 plies", "You lose in 1 ply", "A draw"), or for
+    ``who`` ("Player 2 wins in 3 plies") when the advice is someone else's."""
     if result == "draw":
         return "A draw"
-    return f"You {'win' if result == 'win' else 'lose'} in {plies_words(plies)}"
+    if who is not None:
+        return f"{who} {outcome_words(result, plies)}"
+    within = f" in {plies_words(plies)}" if plies is not None else ""
+    return f"You {'win' if result == 'win' else 'lose'}{within}"
 
 
 def value_text(value: float | None, scale: str, decimals: int = 0) -> str:
@@ -105,9 +111,13 @@ class AdvicePanel(Static):
     #: message line, the footer): the panel has what is left, and drops its details past it.
     OTHER_ROWS = 16
 
-    def show(self, advice: Advice | None, engine: str, note: str = "", compact: bool = False) -> None:
+    def show(
+        self, advice: Advice | None, engine: str, note: str = "", compact: bool = False, who: str | None = None
+    ) -> None:
+        """Draw ``advice`` (``None``: ``engine`` and ``note`` say why there is none yet); ``who`` names the player it
+        is for when that is not the user (Nim's player to move at a shared keyboard)."""
         rows = max(8, self.app.size.height - self.OTHER_ROWS)
-        self.update(self.render_advice(advice, engine, note, compact, self.content_size.width or 60, rows))
+        self.update(self.render_advice(advice, engine, note, compact, self.content_size.width or 60, rows, who))
 
     @staticmethod
     def render_advice(
@@ -117,6 +127,7 @@ class AdvicePanel(Static):
         compact: bool = False,
         width: int = 60,
         rows: int = 1000,
+        who: str | None = None,
     ) -> Text:
         """The panel's text for ``advice``; every line fits ``width`` columns (the longer ones lose their ends), and
         past ``rows`` lines the details go, last first (the moves and their forced results always stay)."""
@@ -127,7 +138,7 @@ class AdvicePanel(Static):
             lines.append((fit(line, width), style))
 
         if advice is None:
-            add(f"Advice (a hides it): {engine}", "bold")
+            add(f"Advice{'' if compact else ' (a hides it)'}: {engine}", "bold")
             for part in note.splitlines():
                 for piece in textwrap.wrap(part, max(20, width)) or [""]:
                     add(piece, "dim")
@@ -138,12 +149,13 @@ class AdvicePanel(Static):
             for piece in textwrap.wrap(part, max(20, width)) or [""]:
                 add(piece, "dim")
         if advice.result is not None:
-            add(f"{position_words(advice.result, advice.plies)} (proven)", "bold")
+            add(f"{position_words(advice.result, advice.plies, who)} (proven)", "bold")
         elif advice.value is not None and advice.scale == "chance":
-            add(f"Your chance to win: {advice.value * 100:.0f}%", "bold")
+            whose = f"{who}'s" if who else "Your"
+            add(f"{whose} chance to win: {advice.value * 100:.0f}%", "bold")
         elif advice.value is not None:
             exact = ", exact" if advice.exact else ""
-            add(f"Value for you: {value_text(advice.value, advice.scale)}{exact}", "bold")
+            add(f"Value for {who or 'you'}: {value_text(advice.value, advice.scale)}{exact}", "bold")
         best = next((line for line in advice.moves if line.move == advice.best), None)
         if advice.best:
             words = f"  {move_words(best)}" if best is not None and (best.forced or best.result) else ""
@@ -171,7 +183,8 @@ class AdvicePanel(Static):
         if not compact:
             legend = {
                 "chance": "%: your chance to win after the move",
-                "outcome": "value after the move (the tables'), then its weight in the equilibrium",
+                "outcome": "value after the move (+1 a win, -1 a loss)"
+                + (", then its weight in the equilibrium" if weights else ""),
                 "expected": "your expected payoff after the move",
             }[advice.scale]
             for piece in textwrap.wrap(legend, max(20, width)):

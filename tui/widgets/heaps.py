@@ -1,4 +1,5 @@
-"""Nim on screen: the heaps as rows of stones, and the advice panel that explains the Sprague-Grundy verdict.
+"""Nim on screen: the heaps as rows of stones, and the nim-sum table that explains the Sprague-Grundy verdict (the
+advice itself is drawn by the shared panel, ``tui.widgets.advice``).
 
 Colour never carries meaning alone: the chosen heap has a ``>``, the stones a move would remove are drawn with a
 different glyph, and the nim-sum's 1-columns have a ``^`` under them as well as a highlight.
@@ -6,10 +7,8 @@ different glyph, and the nim-sum's 1-columns have a ``^`` under them as well as 
 
 from __future__ import annotations
 
-import io
 import textwrap
 
-from rich.console import Console
 from rich.text import Text
 from textual.geometry import Size
 from textual.widget import Widget
@@ -19,10 +18,8 @@ from solvers.grundy import Analysis, binary_rows
 #: (normal, ASCII) glyphs: a stone, and a stone the chosen move would remove.
 STONE = ("●", "o")
 TAKEN = ("○", "x")
-#: Rich's word wrapping wants a console (for nothing it prints here).
-_CONSOLE = Console(file=io.StringIO(), width=200)
-#: How many winning moves the panel lists before it says "and N more".
-MOVES_SHOWN = 8
+#: The narrowest table that still spells out Bouton's misere rule (a compact screen's does not).
+MISERE_RULE_WIDTH = 40
 
 METHODS = {
     "sprague-grundy": "Sprague-Grundy: the xor of the heaps' Grundy values (0 means the player to move loses)",
@@ -94,30 +91,26 @@ class HeapRows(Widget):
         return text
 
 
-class AdvicePanel(Widget):
-    """Each heap's Grundy value, the nim-sum in binary under them with its 1-columns marked, and what to play."""
+class NimSumTable(Widget):
+    """Why the advice is what it is, Nim's way: each heap's Grundy value, the nim-sum in binary under them with its
+    1-columns marked (the advice itself is the shared ``tui.widgets.advice.AdvicePanel``'s)."""
 
-    COMPONENT_CLASSES = {"advice--title", "advice--label", "advice--hot", "advice--good", "advice--bad"}
+    COMPONENT_CLASSES = {"nimsum--title", "nimsum--label", "nimsum--hot"}
 
     DEFAULT_CSS = """
-    AdvicePanel { height: auto; }
-    AdvicePanel > .advice--title { color: $text; text-style: bold; }
-    AdvicePanel > .advice--label { color: $text; }
-    AdvicePanel > .advice--hot { color: $accent; text-style: bold reverse; }
-    AdvicePanel > .advice--good { color: $success; text-style: bold; }
-    AdvicePanel > .advice--bad { color: $warning; text-style: bold; }
+    NimSumTable { height: auto; }
+    NimSumTable > .nimsum--title { color: $text; text-style: bold; }
+    NimSumTable > .nimsum--label { color: $text; }
+    NimSumTable > .nimsum--hot { color: $accent; text-style: bold reverse; }
     """
 
     def __init__(self, id: str | None = None) -> None:
         super().__init__(id=id)
         self.analysis: Analysis | None = None
-        self.mover = "The player to move"
-        self.note = ""
 
-    def show(self, analysis: Analysis | None, mover: str, note: str = "") -> None:
-        """``mover`` names the player to move ("You", "Player 2"); ``note`` replaces the verdict (e.g. while the
-        analysis is being worked out)."""
-        self.analysis, self.mover, self.note = analysis, mover, note
+    def show(self, analysis: Analysis | None) -> None:
+        self.analysis = analysis
+        self.display = analysis is not None
         self.refresh(layout=True)
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
@@ -127,31 +120,29 @@ class AdvicePanel(Widget):
         return self._draw(self.size.width or 44)
 
     def _draw(self, width: int) -> Text:
-        """The panel for ``width`` columns: the table as it is, the explanations broken at words into lines of
-        that width (never wrapped by the terminal)."""
-        title = self.get_component_rich_style("advice--title", partial=True)
-        label = self.get_component_rich_style("advice--label", partial=True)
+        """The table for ``width`` columns, its explanations broken at words into lines of that width (never
+        wrapped by the terminal)."""
+        title = self.get_component_rich_style("nimsum--title", partial=True)
+        label = self.get_component_rich_style("nimsum--label", partial=True)
         self._width = width
-        text = Text("Advice", style=title, end="")
-        text.append("  (a hides it)\n", style=label)
         analysis = self.analysis
         if analysis is None:
-            text.append(self._wrapped(self.note or "Working out the advice..."), style=label)
-            return text
+            return Text(end="")
+        text = Text("Why: the nim-sum\n", style=title, end="")
         self._table(text, analysis)
-        text.append("\n", style=label)
-        self._verdict(text, analysis)
+        if analysis.misere and analysis.method == "misere nim" and self._width >= MISERE_RULE_WIDTH:
+            # The panel above names the method; Bouton's rule itself is worth its words where there is room.
+            text.append(self._wrapped(f"Misere play: {METHODS['misere nim']}."), style=label)
         text.rstrip()
         return text
 
-    def _wrapped(self, prose: str, first: int = 0) -> str:
-        """``prose`` broken at words into lines of the panel's width (the first line starting at ``first``)."""
-        lines = textwrap.wrap(" " * first + prose, max(10, self._width), break_on_hyphens=False)
-        return "\n".join(lines)[first:] if lines else ""
+    def _wrapped(self, prose: str) -> str:
+        """``prose`` broken at words into lines of the table's width."""
+        return "\n".join(textwrap.wrap(prose, max(10, self._width), break_on_hyphens=False))
 
     def _table(self, text: Text, analysis: Analysis) -> None:
-        label = self.get_component_rich_style("advice--label", partial=True)
-        hot = self.get_component_rich_style("advice--hot", partial=True)
+        label = self.get_component_rich_style("nimsum--label", partial=True)
+        hot = self.get_component_rich_style("nimsum--hot", partial=True)
         rows, total, columns = binary_rows(analysis)
         width = max(len(total), len("binary"))
         pad = " " * (width - len(total))
@@ -176,48 +167,3 @@ class AdvicePanel(Widget):
             text.append(self._wrapped(explained) + "\n", style=label)
         else:
             text.append(self._wrapped("Every column has an even number of 1s: the nim-sum is 0") + "\n", style=label)
-
-    def _verdict(self, panel: Text, analysis: Analysis) -> None:
-        """What to play, as prose broken at words into lines of the panel's width."""
-        text = Text(end="")
-        self._verdict_prose(text, analysis)
-        for paragraph in text.split("\n"):
-            panel.append_text(Text("\n", end="").join(paragraph.wrap(_CONSOLE, max(10, self._width))))
-            panel.append("\n")
-
-    def _verdict_prose(self, text: Text, analysis: Analysis) -> None:
-        label = self.get_component_rich_style("advice--label", partial=True)
-        good = self.get_component_rich_style("advice--good", partial=True)
-        bad = self.get_component_rich_style("advice--bad", partial=True)
-        if analysis.misere:
-            text.append("Misere play (taking the last stone loses): decided by ", style=label)
-            text.append(METHODS.get(analysis.method, analysis.method) + ".\n", style=label)
-        if not analysis.winning_moves and analysis.longest_move is None:
-            text.append("The game is over: no move is left.", style=label)
-            return
-        if analysis.first_player_wins:
-            if analysis.misere:
-                text.append(f"{self.mover} can win. Winning moves: ", style=good)
-            else:
-                text.append(
-                    f"{self.mover} can win: the nim-sum is {analysis.nim_sum}, not 0. "
-                    "A winning move leaves nim-sum 0: ",
-                    style=good,
-                )
-            shown = [move.to_text() for move in analysis.winning_moves[:MOVES_SHOWN]]
-            more = len(analysis.winning_moves) - len(shown)
-            text.append(", ".join(shown) + (f" and {more} more" if more > 0 else ""), style=good)
-            return
-        reason = "" if analysis.misere else " (the nim-sum is 0: after any move the other player can make it 0 again)"
-        text.append(f"Every move loses against perfect play{reason}. ", style=bad)
-        longest = analysis.longest_move
-        if longest is None:
-            return
-        text.append(f"The move that keeps the game going longest: {longest.to_text()}", style=label)
-        if analysis.remoteness is not None:
-            text.append(
-                f" (the game then lasts {analysis.remoteness} more plies, this one included, if the winner hurries).",
-                style=label,
-            )
-        else:
-            text.append(" (taking as little as possible; the position is too large to search exactly).", style=label)
