@@ -24,6 +24,7 @@ __all__ = [
     "STRONGEST",
     "PlayerEntry",
     "UnknownPlayerError",
+    "adviser",
     "make_player",
     "player_entry",
     "players_for",
@@ -52,6 +53,9 @@ class PlayerEntry:
     classes: Mapping[str, str]
     #: Keyword arguments its class is made with (``rule="extended"`` for the extended-rule Nash player).
     options: Mapping[str, Any] = field(default_factory=dict)
+    #: It can advise: it implements the analyst protocol with the search reports the live advice, ``analyse`` and
+    #: the review read (``solvers.purple.SearchReport``), so ``adviser`` may pick it.
+    advises: bool = False
 
     @property
     def thinks(self) -> bool:
@@ -136,6 +140,7 @@ PLAYERS: dict[str, PlayerEntry] = _entries(
         GEISTER_FAMILY,
         "search",
         {"geister": "solvers.purple:PurplePlayer"},
+        advises=True,
     ),
     PlayerEntry(
         "sage",
@@ -143,6 +148,7 @@ PLAYERS: dict[str, PlayerEntry] = _entries(
         GEISTER_FAMILY,
         "search",
         {"geister": "solvers.geister.learned:LearnedPlayer"},
+        advises=True,
     ),
     PlayerEntry(
         "bayes",
@@ -150,6 +156,7 @@ PLAYERS: dict[str, PlayerEntry] = _entries(
         GEISTER_FAMILY,
         "search",
         {"geister": "solvers.bayes:BayesPlayer"},
+        advises=True,
     ),
     PlayerEntry(
         "feeder",
@@ -265,6 +272,15 @@ def players_for(game: str) -> list[PlayerEntry]:
 
 def strongest(game: str) -> PlayerEntry:
     return PLAYERS[STRONGEST[game_type(game).name]]
+
+
+def adviser(game: str) -> PlayerEntry:
+    """The player whose search advises in ``game`` (the live advice, ``analyse``, the review): the strongest that
+    advises (``PlayerEntry.advises``). ``LookupError`` for a game none of them plays."""
+    for entry in players_for(game):
+        if entry.advises:
+            return entry
+    raise LookupError(f"no player of the catalogue advises in {game}")
 
 
 def make_player(name: str, game: str) -> Any:

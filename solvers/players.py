@@ -29,11 +29,27 @@ A = TypeVar("A")
 
 @dataclass(frozen=True)
 class Limit:
-    """How much work a player may do for one decision. ``None`` everywhere: the player's own default."""
+    """How much work a player may do for one decision, and how a search reports it. ``None`` everywhere: the
+    player's own default."""
 
+    #: Seconds for the decision.
     time: float | None = None
+    #: Playouts of a Monte-Carlo player (the alpha-beta players turn them into a node budget: the same on any
+    #: machine).
     playouts: int | None = None
+    #: A tree search's iterations; the alpha-beta players' fixed depth.
     iterations: int | None = None
+    #: An analysing search reports at least this often (seconds), even inside a deep iteration, which then resumes:
+    #: the live advice streams its search in slices, and Python (so Ctrl-C) gets a word in. ``None``: one report per
+    #: finished iteration.
+    slice_seconds: float | None = None
+    #: Every root move's value exact (the advice lists them all), not a bound for the moves that are not best.
+    exact: bool = False
+
+    @property
+    def depth(self) -> int | None:
+        """The alpha-beta players' fixed depth (``iterations``)."""
+        return self.iterations
 
 
 class Player(Protocol[V_contra, A_co]):

@@ -147,13 +147,6 @@ class PurplePlayer:
     #: Weigh captures and escapes of purple pieces by their chance of being blue (``blue_chances``) instead of
     #: taking the worst case.
     CHANCE = False
-    #: Exact values for every root move (the live advice lists them), instead of bounds for the moves more than
-    #: ``MARGIN`` below the best (enough to choose a move, and cheaper).
-    exact = False
-    #: Report at least this often (seconds) on a time budget, even in the middle of a deep iteration, which then
-    #: resumes (the table keeps what it found): the live advice streams its search in slices. ``None``: one report
-    #: per finished iteration.
-    slice_seconds: float | None = None
     #: Play the endgame tables' sure wins (``solvers.tablebase``) once each side is down to one blue and one red:
     #: the search can miss a win past its horizon that the tables prove. Off here (the baseline); bayes uses them.
     ENDGAME_TABLES = False
@@ -252,7 +245,9 @@ class PurplePlayer:
             # searched under others (a capture judged risky then may be sure now), so only their moves are reused.
             self._searches = self._searches % 0xFFFF + 1
             c[sr.C_GENERATION] = self._searches
-        if self.exact:
+        if limit is not None and limit.exact:
+            # Exact values for every root move (the live advice lists them), instead of bounds for the moves more
+            # than ``MARGIN`` below the best (enough to choose a move, and cheaper).
             c[sr.C_MARGIN] = 4 * sr.MATE
         chances = self.blue_chances(view)
         prob = self.probabilities(view, chances)
@@ -283,7 +278,9 @@ class PurplePlayer:
             held_back = []
         values = np.zeros(MAX_MOVES + 1, dtype=np.int64)
         seconds = _seconds(limit)
-        fixed_depth = limit.iterations if limit is not None and limit.iterations else None
+        fixed_depth = limit.depth if limit is not None and limit.depth else None
+        # Report at least this often on a time budget (``Limit.slice_seconds``); the table keeps what a slice found.
+        slice_seconds = limit.slice_seconds if limit is not None else None
         # A playout budget (the arena's reproducible unit) becomes a node budget: the same nodes on any machine.
         node_budget = limit.playouts * NODES_PER_PLAYOUT if limit is not None and limit.playouts else None
         deadline = started + seconds
@@ -313,12 +310,12 @@ class PurplePlayer:
                 # dominates): trust this search's own figure only once it has run for a while.
                 spent = now - search_started
                 speed = nodes_before / spent if spent >= SPEED_SAMPLE else self._speed
-                slice_left = left if self.slice_seconds is None else min(left, self.slice_seconds)
+                slice_left = left if slice_seconds is None else min(left, slice_seconds)
                 c[sr.C_MAX_NODES] = int(c[sr.C_NODES]) + max(int(speed * slice_left), 1_000)
             c[sr.C_ABORT] = 0
             done = self._iteration(s, t, c, prob, depth, moves, values)
             nodes_before = int(c[sr.C_NODES])
-            sliced = fixed_depth is None and node_budget is None and self.slice_seconds is not None
+            sliced = fixed_depth is None and node_budget is None and slice_seconds is not None
             if done < n and sliced and time.perf_counter() < deadline:
                 # The slice ended inside this iteration: say so (the last finished iteration stands), then take the
                 # same depth up again, its finished subtrees now in the table.

@@ -4,6 +4,7 @@ match runner, and ``nashplay list`` shows what they hold."""
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
@@ -19,6 +20,7 @@ from tui.games import GAMES
 SMALL = {"tcg": GameParams.of(n=2), "footstep": GameParams.of(n=4, k=2), "nim": GameParams.of(heaps=(2, 3))}
 #: What the search players may spend per move here: the least that still runs their whole machinery.
 TINY = Limit(playouts=64)
+TINY_DEPTH = Limit(iterations=2)
 
 
 #: The games the commands play but the app does not (no screen): ``nashplay list`` says so beside each. None now:
@@ -97,3 +99,21 @@ def test_every_game_has_its_help_page() -> None:
         assert (resources.files("tui.help") / f"{entry.help_topic}.md").is_file(), entry.name
         assert help_text(entry.help_topic) != help_text("general")
     assert help_text("no-such-topic") == help_text("general")
+
+
+def test_the_adviser_is_the_strongest_player_whose_search_reports_advise() -> None:
+    """``adviser`` picks what the live advice, ``analyse`` and the review search with: on 6x6 the strongest (sage);
+    where the strongest cannot advise (Mini-Geister's tables), the strongest that can; none in the solved games."""
+    from core.geister import GeisterState
+    from solvers.catalogue import adviser
+    from solvers.purple import SearchReport
+
+    assert adviser("geister") is strongest("geister")
+    assert adviser("mini-geister").advises and not strongest("mini-geister").advises
+    for game in ("tcg", "footstep", "nim", "goofspiel"):
+        with pytest.raises(LookupError):
+            adviser(game)
+    state = GeisterState.from_position("1uu1/4/4/1BR1 1", "mini-geister")
+    for entry in (entry for entry in PLAYERS.values() if entry.advises):
+        reports = list(entry.make("mini-geister").analyse(state.view(state.to_move), TINY_DEPTH, random.Random(1)))
+        assert reports and all(isinstance(report, SearchReport) for report in reports), entry.name

@@ -230,23 +230,22 @@ def test_exact_mode_gives_every_move_its_true_value(player_class: type[PurplePla
     class Plain(player_class):  # type: ignore[valid-type, misc]
         FLAGS = sr.NO_TABLE | sr.NO_ORDERING | sr.NO_PRUNING
 
-    exact = player_class()
-    exact.exact = True
-    *_, fast = exact.analyse(view, Limit(iterations=3), random.Random(1))
+    *_, fast = player_class().analyse(view, Limit(iterations=3, exact=True), random.Random(1))
     *_, slow = Plain().analyse(view, Limit(iterations=3), random.Random(1))
     assert dict(fast.moves) == dict(slow.moves)
 
 
 def test_sliced_advice_reports_inside_deep_iterations_and_still_finishes() -> None:
-    """With ``slice_seconds`` the search reports between slices (the live advice needs a report every slice, not
+    """With ``Limit.slice_seconds`` the search reports between slices (the live advice needs a report every slice, not
     one per iteration) and resumes the same depth: every report names a legal move, the last one is final."""
     state = random_midgame(3, 30)
     view = state.view(state.to_move)
-    player = BayesPlayer()
-    player.exact = True
-    player.slice_seconds = 0.001
-    reports = list(player.analyse(view, Limit(time=0.3), random.Random(1)))
+    sliced = Limit(time=0.3, slice_seconds=0.001, exact=True)
+    reports = list(BayesPlayer().analyse(view, sliced, random.Random(1)))
     assert reports[-1].final and not any(report.final for report in reports[:-1])
+    # Some report came from inside an iteration: the same depth reported twice (a slice, then the iteration done).
+    depths = [r.depth for r in reports]
+    assert len(depths) > len(set(depths))
     legal = set(view.legal_moves())
     assert all(report.best in legal for report in reports)
     assert [r.depth for r in reports] == sorted(r.depth for r in reports)  # depth never goes back

@@ -49,3 +49,26 @@ def test_the_worker_exits_when_the_app_is_killed() -> None:
     finally:
         if alive(worker):
             os.kill(worker, signal.SIGKILL)
+
+
+def test_a_search_opponent_in_the_worker_sets_up_as_the_player_itself_would() -> None:
+    """The app's search opponents think in the worker process (``RemotePlayer``); their set-up is the real player's
+    too (bayes guards its set-up: a random one would give its reds away), drawn from the seed the app hands over."""
+    import random
+
+    from core.game import Side
+    from core.geister import GeisterState, variant_by_name
+    from solvers.bayes import BayesPlayer
+    from tui.search_process import RemotePlayer, SearchProcess
+
+    process = SearchProcess()
+    try:
+        remote = RemotePlayer("bayes", 0.1, process, "test", "geister")
+        view = GeisterState(variant_by_name("geister")).view(Side.P1)
+        assert view.phase == "setup"
+        for seed in range(4):
+            handed = random.Random(seed).randrange(2**31)  # what RemotePlayer.choose draws for the worker
+            expected = BayesPlayer().choose(view, random.Random(handed))
+            assert remote.choose(view, random.Random(seed)) == expected
+    finally:
+        process.shutdown()

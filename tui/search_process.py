@@ -28,7 +28,6 @@ from typing import TYPE_CHECKING, Any
 
 from core.geister import GeisterView, Setup
 from core.notation import Move
-from solvers.baselines import random_setup
 from solvers.catalogue import make_player
 from solvers.players import Limit
 
@@ -178,9 +177,10 @@ def advise_in_child(name: str, game: str, view: GeisterView, slice_seconds: floa
         return exact_advice(view, _CHILD.judgement)  # the endgame tables know the result: no search can add to it
     if _CHILD.search_key != key or _CHILD.search is None:
         player = _player(name, view.variant.name, game + "/advice")
-        player.exact = True  # the advice lists every move's value: exact ones, not bounds
-        player.slice_seconds = slice_seconds  # a report every slice, even inside a deep iteration
-        _CHILD.search = iter(player.analyse(view, Limit(time=budget), random.Random(len(view.moves))))
+        # The advice lists every move's value (exact ones, not bounds), and reports every slice, even inside a deep
+        # iteration.
+        limit = Limit(time=budget, slice_seconds=slice_seconds, exact=True)
+        _CHILD.search = iter(player.analyse(view, limit, random.Random(len(view.moves))))
         _CHILD.search_key = key
         _CHILD.latest = None
     deadline = time.monotonic() + slice_seconds
@@ -208,8 +208,7 @@ class RemotePlayer:
         warm(process, name, variant, game)
 
     def choose(self, view: GeisterView, rng: random.Random, limit: Limit | None = None) -> Setup | Move:
-        if view.phase == "setup":
-            return random_setup(view.variant, view.viewer, rng)
+        # The set-up too is the real player's (bayes guards its set-up; a random one would give that away).
         seconds = limit.time if limit is not None and limit.time else self.seconds
         future = self.process.submit(choose_in_child, self.name, self.game, view, seconds, rng.randrange(2**31))
         action: Setup | Move = future.result(timeout=seconds * 4 + 30)

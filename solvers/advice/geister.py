@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from core.errors import InvalidPositionError
@@ -218,7 +219,7 @@ def from_request(request: Request) -> Iterator[Advice]:
     strongest player's search, for its ``time`` (1 s by default) or to its ``depth``."""
     from core.geister import GeisterState, check_geister_position
     from solvers.advice.registry import SLICE_SECONDS
-    from solvers.catalogue import make_player, strongest
+    from solvers.catalogue import adviser, make_player
 
     state = GeisterState.from_position(request.position, request.game)
     outcome = state.outcome()
@@ -226,10 +227,9 @@ def from_request(request: Request) -> Iterator[Advice]:
         raise InvalidPositionError(f"the game is over: {outcome}")
     check_geister_position(state, state.to_move)
     depth = request.value("depth")
-    limit = Limit(iterations=depth) if depth is not None else Limit(time=request.value("time"))
-    player = make_player(strongest(request.game).name, request.game)
     # A timed search reports between slices: Python (and so Ctrl-C) gets a word in that often.
-    player.slice_seconds = SLICE_SECONDS
+    limit = Limit(iterations=depth) if depth is not None else Limit(request.value("time"), slice_seconds=SLICE_SECONDS)
+    player = make_player(adviser(request.game).name, request.game)
     yield from analyse(state.view(state.to_move), limit, random.Random(request.value("seed")), player)
 
 
@@ -239,16 +239,17 @@ def analyse(
     """Improving advice on ``view`` from ``player`` (the catalogue's strongest Geister player when not given), one per
     report of its search; the last is final."""
     if player is None:
-        from solvers.catalogue import make_player, strongest
+        from solvers.catalogue import adviser, make_player
 
         game = view.variant.name
-        player = make_player(strongest(game).name, game)
+        player = make_player(adviser(game).name, game)
     assert player is not None
     judgement = judge(view)  # the endgame tables, where they cover the position
     if judgement is not None and judgement.here is not None:
         yield exact_advice(view, judgement)  # the endgame tables know the result: no search can add to it
         return
-    player.exact = True  # every listed move's value exact, not a bound
-    for report in player.analyse(view, limit, rng):
+    # Every listed move's value exact, not a bound.
+    exact = replace(limit, exact=True) if limit is not None else Limit(exact=True)
+    for report in player.analyse(view, exact, rng):
         advice = advise(view, report, f"{player.name} search, depth {report.depth}")
         yield advice if judgement is None else with_tables(advice, judgement)

@@ -45,18 +45,16 @@ SLICE_SECONDS = 0.25
 
 
 def review(record: Record, states: list[Game[Any, Any]], tick: Tick, budget: Budget) -> Review:
-    from solvers.catalogue import make_player, strongest
+    from solvers.catalogue import adviser, make_player
 
-    name = strongest("geister").name
+    name = adviser("geister").name
     players = {side: make_player(name, "geister") for side in Side}
-    for player in players.values():
-        player.slice_seconds = SLICE_SECONDS
     seed = budget.seed
     if budget.depth is not None:
         limit, spent = Limit(iterations=budget.depth), f"depth {budget.depth}"
     else:
         seconds = DEFAULT_TIME if budget.time is None else budget.time
-        limit, spent = Limit(time=seconds), f"{seconds:g} s a move"
+        limit, spent = Limit(time=seconds, slice_seconds=SLICE_SECONDS), f"{seconds:g} s a move"
     entries: list[MoveReview] = []
     for ply, (before, recorded) in enumerate(zip(states, record.moves, strict=False), start=1):
         assert isinstance(before, GeisterState)
