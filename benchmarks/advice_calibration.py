@@ -35,9 +35,9 @@ import numpy as np
 from core.game import Side
 from core.geister import VARIANTS, GeisterState
 from solvers.advice.geister import DECIDED, FEATURES, features
-from solvers.bayes import BayesPlayer
+from solvers.geister.bayes import BayesPlayer
+from solvers.geister.purple import PurplePlayer
 from solvers.players import Limit
-from solvers.purple import PurplePlayer
 
 GEISTER = VARIANTS["geister"]
 

@@ -30,7 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from solvers.belief import belief
+from solvers.geister.belief import belief
 from solvers.geister.choice_belief import load_mixture
 from solvers.geister.corpus import generate
 from solvers.geister.training import (

@@ -1,7 +1,8 @@
-"""Fits the colour belief's likelihood ratios (``solvers.belief.RATIOS``) and measures how well the belief predicts.
+"""Fits the colour belief's likelihood ratios (``solvers.geister.belief.RATIOS``) and measures how well the belief
+predicts.
 
 Games between purple-type players (``purple`` at a fixed depth, random set-ups, its random tie-breaks) are played to
-the end, so every piece's colour is known afterwards. For each feature of ``solvers.belief.move_features`` the
+the end, so every piece's colour is known afterwards. For each feature of ``solvers.geister.belief.move_features`` the
 ratio red : blue is the feature's rate among red pieces over its rate among blue pieces (``moved`` per piece and
 turn; the move's features per move of that colour; ``idle_runner`` per free-running piece not moved).
 
@@ -31,11 +32,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from core.game import Side
 from core.geister import VARIANTS, Colour, GeisterState
-from solvers.belief import FEATURES, belief, move_features
 from solvers.catalogue import make_player
-from solvers.colour_evidence import opponent_turns
+from solvers.geister.belief import FEATURES, belief, move_features
+from solvers.geister.colour_evidence import opponent_turns
+from solvers.geister.purple import PurplePlayer
 from solvers.players import Limit
-from solvers.purple import PurplePlayer
 
 GEISTER = VARIANTS["geister"]
 

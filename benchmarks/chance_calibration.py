@@ -47,14 +47,14 @@ import numpy as np
 from core.geister import GeisterView
 from core.notation import Move
 from solvers.advice.geister import chance_of
-from solvers.bayes import BayesPlayer
+from solvers.geister.bayes import BayesPlayer
 from solvers.geister.corpus import CORPUS_PLAYERS, CorpusGame, generate
 from solvers.geister.learned import LearnedPlayer
+from solvers.geister.purple import SearchReport
 from solvers.geister.training import Calibration, counts_only, records_as_games, sampled_plies
 from solvers.geister.value import load_value_model, position_features
 from solvers.geister_engine.evaluation import FEATURES
 from solvers.players import Limit
-from solvers.purple import SearchReport
 
 #: The baseline's inputs (``FEATURES``' names).
 BASELINE = ("bias", "my blues", "my reds", "their blues", "their reds", "my runner", "plies / 100")

@@ -1,4 +1,5 @@
-"""Geister endgame tables (``solvers.endgame``): build time, memory and size on 5x5 and 6x6, and what a lookup saves.
+"""Geister endgame tables (``solvers.geister.endgame``): build time, memory and size on 5x5 and 6x6, and what a lookup
+saves.
 
 Each board's four tables (colourless under the base and extended rules, perfect information, sure wins) are built
 with the cache bypassed, in a fresh process per board so that its peak memory (maximum RSS) is the board's own; the
@@ -44,7 +45,7 @@ from core.notation import Square
 def build(size: int, folder: str, out: Any) -> None:
     """In a child: build every table of a ``size`` board into ``folder`` and report timings, sizes and peak RSS."""
     os.environ["NASHPLAY_CACHE_DIR"] = folder
-    from solvers.endgame import EndgameTables
+    from solvers.geister.endgame import EndgameTables
 
     tables = EndgameTables.load(size, use_cache=True)  # an empty cache folder: everything is built and saved
     seconds: dict[str, float] = {}
@@ -128,8 +129,8 @@ def random_ending(rng: random.Random) -> GeisterState:
 
 
 def lookups(positions: int, plies: int, none: int) -> dict[str, Any]:
-    from solvers.endgame import endgame_tables
-    from solvers.tablebase import judge
+    from solvers.geister.endgame import endgame_tables
+    from solvers.geister.tablebase import judge
 
     tables = endgame_tables(6)
     longest = max(tables.sure.distance_histogram(1))

@@ -7,9 +7,9 @@ line up with its report):
 
 * engine nodes a second: ``make``/``unmake`` pairs while counting perft, next to ``core.geister`` doing the same
   count with ``push``/``pop`` (the referee; the only other engine that makes and takes back single moves);
-* random (uniform) playouts a second: the engine, the numpy batch playouts of ``solvers.playouts`` (batches of
+* random (uniform) playouts a second: the engine, the numpy batch playouts of ``solvers.geister.playouts`` (batches of
   16,384 games), and the plain pure-Python engine of ``benchmarks/playouts.py`` (imported, not copied);
-* guided playouts a second (``solvers.montecarlo.GUIDED``: escape first, capture 0.5, advance 0.8): the engine
+* guided playouts a second (``solvers.geister.montecarlo.GUIDED``: escape first, capture 0.5, advance 0.8): the engine
   and the numpy playouts (the pure-Python engine has no guided policy);
 * numba's compile time with an empty cache folder, and the load time from the cache, each in a fresh process.
 
@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from core.geister import GeisterState  # noqa: E402
-from solvers import playouts as po  # noqa: E402
+from solvers.geister import playouts as po  # noqa: E402
 
 
 def _load_playouts_benchmark() -> ModuleType:
@@ -125,7 +125,7 @@ def row(label: str, engine: float, baseline: float, against: str) -> None:
 
 
 def main() -> None:
-    from solvers.montecarlo import GUIDED
+    from solvers.geister.montecarlo import GUIDED
 
     cold, cached = load_times()
     from solvers.geister_engine import kernel

@@ -42,7 +42,7 @@ os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="nashplay-bench-cache-")
 
 # Imported after the environment above is set: the app reads it at import.
 from core.game import Side
-from solvers.montecarlo import UPPPlayer
+from solvers.geister.montecarlo import UPPPlayer
 from solvers.players import Limit
 from tui.app import NashplayApp, StartRequest
 from tui.config import GeisterConfig
@@ -124,7 +124,7 @@ def main() -> None:
         # A process of its own, as the advice's: it compiles the engine into this run's cache folder.
         import subprocess
 
-        warm = "from solvers.bayes import BayesPlayer; BayesPlayer()"
+        warm = "from solvers.geister.bayes import BayesPlayer; BayesPlayer()"
         subprocess.run([sys.executable, "-c", warm], check=True, cwd=Path(__file__).resolve().parents[1])
     figures: dict[str, dict[str, float]] = {}
     print(f"Key latency, {args.presses} presses of 'f' (flip and redraw the Geister board), milliseconds")

@@ -33,10 +33,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from core.game import Side
 from core.games import load_game
-from solvers import playouts as po
 from solvers.arena import ending
 from solvers.catalogue import make_player
-from solvers.montecarlo import GUIDED, RACE, MonteCarloPlayer
+from solvers.geister import playouts as po
+from solvers.geister.montecarlo import GUIDED, RACE, MonteCarloPlayer
 from solvers.players import Limit
 from solvers.stats import wilson
 

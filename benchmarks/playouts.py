@@ -22,9 +22,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import numpy as np
 
 from core.geister import VARIANTS, Colour, GeisterState
-from solvers import playouts as po
-from solvers.ismcts import ISMCTSPlayer
-from solvers.montecarlo import GUIDED, MonteCarloPlayer, UPPPlayer
+from solvers.geister import playouts as po
+from solvers.geister.ismcts import ISMCTSPlayer
+from solvers.geister.montecarlo import GUIDED, MonteCarloPlayer, UPPPlayer
 from solvers.players import Limit
 
 VARIANT = VARIANTS["geister"]

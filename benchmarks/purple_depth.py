@@ -31,11 +31,11 @@ sys.path.insert(0, str(ROOT))
 
 from core.game import Side  # noqa: E402
 from core.geister import VARIANTS, GeisterState  # noqa: E402
-from solvers.bayes import BayesPlayer  # noqa: E402
+from solvers.geister.bayes import BayesPlayer  # noqa: E402
 from solvers.geister.learned import LearnedPlayer  # noqa: E402
+from solvers.geister.purple import PurplePlayer, SearchReport  # noqa: E402
 from solvers.geister_engine import search as sr  # noqa: E402
 from solvers.players import Limit  # noqa: E402
-from solvers.purple import PurplePlayer, SearchReport  # noqa: E402
 
 GEISTER = VARIANTS["geister"]
 SETUPS = ("BRRBBRRB", "RBBRRBBR")

@@ -154,6 +154,9 @@ class GameType:
     #: ``solvers.lines.GameLine``; and whether a seed draws the line from the equilibrium's mixes.
     lines: str | None = None
     line_draws: bool = False
+    #: The tags a record of a game in progress shows instead of its own, where those would foretell the game
+    #: (Goofspiel's ``Deck``: only the prizes turned up so far); the app keeps the full ones in the save's secret.
+    in_progress_tags: Callable[[Game[Any, Any]], dict[str, str]] | None = None
     #: A record's game in a few words, from its tags (the lists of saved and recent games): "TCG n=3"; ``None``:
     #: the title and each parameter's tag as ``name=value`` ("Goofspiel N=5").
     label: Callable[[Mapping[str, str]], str] | None = None

@@ -650,6 +650,7 @@ GAME_TYPES = (
         values_of=lambda state: {"cards": _goofspiel(state).cards},
         state_text=lambda state: _goofspiel(state).state_text,
         lines="solvers.lines.simultaneous:goofspiel_from_values",
+        in_progress_tags=lambda state: {"Deck": revealed_deck(_goofspiel(state))},
         line_draws=True,
     ),
 )

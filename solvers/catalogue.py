@@ -54,7 +54,7 @@ class PlayerEntry:
     #: Keyword arguments its class is made with (``rule="extended"`` for the extended-rule Nash player).
     options: Mapping[str, Any] = field(default_factory=dict)
     #: It can advise: it implements the analyst protocol with the search reports the live advice, ``analyse`` and
-    #: the review read (``solvers.purple.SearchReport``), so ``adviser`` may pick it.
+    #: the review read (``solvers.geister.purple.SearchReport``), so ``adviser`` may pick it.
     advises: bool = False
 
     @property
@@ -82,7 +82,7 @@ def _entries(*entries: PlayerEntry) -> dict[str, PlayerEntry]:
     return {entry.name: entry for entry in entries}
 
 
-_MONTE_CARLO = "solvers.montecarlo"
+_MONTE_CARLO = "solvers.geister.montecarlo"
 
 PLAYERS: dict[str, PlayerEntry] = _entries(
     PlayerEntry(
@@ -97,14 +97,14 @@ PLAYERS: dict[str, PlayerEntry] = _entries(
         "blue pieces charge straight for the exits (the UPP paper's baseline)",
         GEISTER_FAMILY,
         "app",
-        {"geister": "solvers.baselines:ChototsuPlayer"},
+        {"geister": "solvers.geister.baselines:ChototsuPlayer"},
     ),
     PlayerEntry(
         "greedy",
         "escapes when it can, else captures the most advanced piece in reach, else moves at random",
         GEISTER_FAMILY,
         "app",
-        {"geister": "solvers.baselines:GreedyPlayer"},
+        {"geister": "solvers.geister.baselines:GreedyPlayer"},
     ),
     PlayerEntry(
         "mc",
@@ -132,14 +132,14 @@ PLAYERS: dict[str, PlayerEntry] = _entries(
         "information-set Monte Carlo tree search over UPP's beliefs, wary of bait (beyond the paper)",
         GEISTER_FAMILY,
         "search",
-        {"geister": "solvers.ismcts:ISMCTSPlayer"},
+        {"geister": "solvers.geister.ismcts:ISMCTSPlayer"},
     ),
     PlayerEntry(
         "purple",
         "alpha-beta over purple pieces, the contest programs' way: unknown pieces may escape, captures may be red",
         GEISTER_FAMILY,
         "search",
-        {"geister": "solvers.purple:PurplePlayer"},
+        {"geister": "solvers.geister.purple:PurplePlayer"},
         advises=True,
     ),
     PlayerEntry(
@@ -155,7 +155,7 @@ PLAYERS: dict[str, PlayerEntry] = _entries(
         "purple-piece alpha-beta that also weighs what the opponent's moves say about its colours",
         GEISTER_FAMILY,
         "search",
-        {"geister": "solvers.bayes:BayesPlayer"},
+        {"geister": "solvers.geister.bayes:BayesPlayer"},
         advises=True,
     ),
     PlayerEntry(
@@ -221,8 +221,8 @@ PLAYERS: dict[str, PlayerEntry] = _entries(
         ("tcg", "footstep", "goofspiel"),
         "app",
         {
-            "tcg": "solvers.tcg:EquilibriumPlayer",
-            "footstep": "solvers.footstep:EquilibriumPlayer",
+            "tcg": "solvers.tcg:TcgEquilibriumPlayer",
+            "footstep": "solvers.footstep:FootstepEquilibriumPlayer",
             "goofspiel": "solvers.goofspiel:GoofspielEquilibriumPlayer",
         },
     ),

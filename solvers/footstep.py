@@ -287,7 +287,7 @@ def solution_for(n: int, k: int) -> FootstepSolution:
     return load_solution(n, k)[0]
 
 
-class EquilibriumPlayer:
+class FootstepEquilibriumPlayer:
     """Draws its bid from its equilibrium mix at the current state (the table for the view's ``n`` and ``k``)."""
 
     name = "equilibrium"

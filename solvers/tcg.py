@@ -182,7 +182,7 @@ def solution_for(n: int) -> TcgSolution:
     return load_solution(n)[0]
 
 
-class EquilibriumPlayer:
+class TcgEquilibriumPlayer:
     """Draws its action from its equilibrium mix at the current state (the table for the view's ``n``)."""
 
     name = "equilibrium"

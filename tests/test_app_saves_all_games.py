@@ -24,6 +24,7 @@ from core.record import Record
 from tui.app import NashplayApp, StartRequest
 from tui.config import FootstepConfig, GeisterConfig, GoofspielConfig, NimConfig, TcgConfig
 from tui.games import Config
+from tui.local_session import check_resumable, resume_record
 from tui.messages import OpenReview
 from tui.saves import SaveStore
 from tui.screens.footstep import FootstepScreen
@@ -32,7 +33,6 @@ from tui.screens.goofspiel import GoofspielScreen
 from tui.screens.menu import MenuScreen
 from tui.screens.nim import NimScreen
 from tui.screens.tcg import TcgScreen
-from tui.session import check_resumable, resume_record
 
 SIZE = (110, 36)
 

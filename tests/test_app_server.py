@@ -24,7 +24,7 @@ from core.game import Side
 from core.geister import Colour, GeisterView, Setup
 from core.notation import Move, Square
 from core.record import Record
-from solvers.baselines import ChototsuPlayer
+from solvers.geister.baselines import ChototsuPlayer
 from solvers.players import RandomPlayer
 from tui.app import NashplayApp, StartRequest
 from tui.config import ContestSettings, ServerGameConfig

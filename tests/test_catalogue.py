@@ -106,7 +106,7 @@ def test_the_adviser_is_the_strongest_player_whose_search_reports_advise() -> No
     where the strongest cannot advise (Mini-Geister's tables), the strongest that can; none in the solved games."""
     from core.geister import GeisterState
     from solvers.catalogue import adviser
-    from solvers.purple import SearchReport
+    from solvers.geister.purple import SearchReport
 
     assert adviser("geister") is strongest("geister")
     assert adviser("mini-geister").advises and not strongest("mini-geister").advises

@@ -21,10 +21,10 @@ from test_mini_geister_solver import BASE_VALUE_1, EXTENDED_VALUE_0, EXTENDED_VA
 from core.game import Side
 from core.geister import GeisterState, GeisterView
 from core.notation import Move, Square
-from solvers.bayes import BayesPlayer
-from solvers.endgame import EndgameTables, covers, start_squares
+from solvers.geister.bayes import BayesPlayer
+from solvers.geister.endgame import EndgameTables, covers, start_squares
+from solvers.geister.tablebase import judge, winning_move
 from solvers.players import Limit
-from solvers.tablebase import judge, winning_move
 from tui.cli import main
 
 #: Each side down to one blue and one red; player 1's blue one step from its exit a6, nothing of player 2's near.

@@ -1,8 +1,8 @@
 """The compiled engine (``solvers.geister_engine``) against the rules engine ``core.geister``: the same legal moves,
 the same result after every move, exact make/unmake, perft counts, purple pieces, playouts that follow the rules
-and the policies of ``solvers.playouts``, and the cache folder's fallbacks.
+and the policies of ``solvers.geister.playouts``, and the cache folder's fallbacks.
 
-Every expected number is computed here from ``core`` or ``solvers.playouts``; none is stored.
+Every expected number is computed here from ``core`` or ``solvers.geister.playouts``; none is stored.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from waiting import HANG_SECONDS
 from core.game import Side
 from core.geister import VARIANTS, Colour, GeisterState, Variant
 from core.notation import Move
-from solvers import playouts as po
+from solvers.geister import playouts as po
 from solvers.geister_engine import layout
 from solvers.geister_engine.convert import decode_move, encode_move, from_state, from_view, zobrist
 from solvers.geister_engine.tables import _splitmix64, new_rng, tables

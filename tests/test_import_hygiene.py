@@ -244,7 +244,7 @@ TUI_FLOORS: tuple[tuple[str, ...], ...] = (
     ("tui", "tui.theme", "tui.plot", "tui.storage", "tui.saves", "tui.opponents", "tui.arguments", "tui.help"),
     ("tui.config",),
     ("tui.games",),
-    ("tui.search_process", "tui.session", "tui.contest_events", "tui.net"),
+    ("tui.search_process", "tui.session", "tui.local_session", "tui.contest_events", "tui.net"),
     ("tui.messages",),
     ("tui.widgets",),
     ("tui.screens",),

@@ -171,10 +171,10 @@ def test_the_belief_reads_only_the_viewers_view() -> None:
 def test_the_search_evaluates_a_position_as_the_value_model_does() -> None:
     """The compiled evaluation (``evaluation.learned``) and the model in numpy agree on positions of random games:
     the chance the advice shows is the model's."""
+    from solvers.geister.purple import _context
     from solvers.geister_engine import convert, evaluation
     from solvers.geister_engine import search as sr
     from solvers.geister_engine.tables import tables
-    from solvers.purple import _context
 
     model = load_value_model()
     for seed in range(12):

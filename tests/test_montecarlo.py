@@ -11,12 +11,12 @@ from twin_games import random_midgame, with_opponent_colours_swapped
 from core.game import Side
 from core.geister import VARIANTS, Colour, GeisterState
 from core.notation import Move, Square
-from solvers import playouts as po
 from solvers.arena import run_match
-from solvers.baselines import GreedyPlayer
 from solvers.catalogue import make_player, players_for
-from solvers.ismcts import ISMCTSPlayer
-from solvers.montecarlo import (
+from solvers.geister import playouts as po
+from solvers.geister.baselines import GreedyPlayer
+from solvers.geister.ismcts import ISMCTSPlayer
+from solvers.geister.montecarlo import (
     GUIDED,
     GuidedMonteCarloPlayer,
     MonteCarloPlayer,
@@ -24,8 +24,8 @@ from solvers.montecarlo import (
     UPPPlayer,
     run_root_playouts,
 )
+from solvers.geister.worlds import Worlds, bait_prior
 from solvers.players import Limit
-from solvers.worlds import Worlds, bait_prior
 
 GEISTER = VARIANTS["geister"]
 SEARCH = [MonteCarloPlayer, GuidedMonteCarloPlayer, UPPPlayer, ISMCTSPlayer]

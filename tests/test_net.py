@@ -20,7 +20,7 @@ from core.game import Side
 from core.geister import GeisterState, GeisterView, Setup
 from core.notation import Move, Square
 from core.record import Record
-from solvers.baselines import ChototsuPlayer
+from solvers.geister.baselines import ChototsuPlayer
 from solvers.players import RandomPlayer
 from tui.contest_events import (
     Clocks,

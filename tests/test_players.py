@@ -11,8 +11,8 @@ from twin_games import random_midgame, with_opponent_colours_swapped
 from core.game import Side
 from core.geister import VARIANTS, Colour, GeisterState
 from core.notation import Move, Square
-from solvers.baselines import ChototsuPlayer, outer_setup
 from solvers.catalogue import make_player
+from solvers.geister.baselines import ChototsuPlayer, outer_setup
 from solvers.players import RandomPlayer
 
 #: The Geister baselines that decide at once.

@@ -11,7 +11,7 @@ import pytest
 from core.game import Side
 from core.geister import VARIANTS, Colour, GeisterState
 from core.notation import Move
-from solvers import playouts as po
+from solvers.geister import playouts as po
 
 
 def full_bits(state: GeisterState) -> tuple[tuple[int, int], tuple[int, int]]:

@@ -13,15 +13,15 @@ from twin_games import random_midgame
 from core.game import Side
 from core.geister import VARIANTS, GeisterState, GeisterView
 from core.notation import Move
-from solvers.bayes import BayesPlayer
-from solvers.belief import belief
-from solvers.colour_evidence import careless_captures, exposed_reds, proven_reds
+from solvers.geister.bayes import BayesPlayer
+from solvers.geister.belief import belief
+from solvers.geister.colour_evidence import careless_captures, exposed_reds, proven_reds
+from solvers.geister.purple import PurplePlayer, risky_captures
 from solvers.geister_engine import convert
 from solvers.geister_engine import search as sr
 from solvers.geister_engine.layout import MAX_MOVES
 from solvers.geister_engine.tables import tables
 from solvers.players import Limit
-from solvers.purple import PurplePlayer, risky_captures
 
 GEISTER = VARIANTS["geister"]
 DEPTH = Limit(iterations=4)
@@ -103,7 +103,7 @@ def root_values(
     view = state.view(state.to_move)
     t = tables(GEISTER)
     s = convert.from_view(view, purple_escapes=True)
-    from solvers.purple import _context
+    from solvers.geister.purple import _context
 
     c = _context(view, {}, chance=prob is not None, careful=careful)
     c[sr.C_MAX_NODES] = 1 << 62

@@ -17,12 +17,13 @@ from core.record import Record
 from core.tcg import TcgAction, TcgState
 from tui.app import NashplayApp, StartRequest
 from tui.config import GeisterConfig, NimConfig
+from tui.local_session import game_record, secret_tags
 from tui.saves import SaveStore
 from tui.screens.menu import MenuScreen
 from tui.screens.nim import NimScreen
 from tui.screens.recent import RecentGamesScreen
 from tui.screens.tcg import TcgScreen
-from tui.session import GameSession, game_record, secret_tags
+from tui.session import GameSession
 
 SIZE = (110, 36)
 

@@ -23,7 +23,7 @@ from core.geister import GeisterState, variant_by_name
 from core.impartial import HeapGameState
 from core.record import Record
 from core.tcg import TcgState
-from solvers.baselines import random_setup
+from solvers.geister.baselines import random_setup
 from tui.app import NashplayApp
 from tui.messages import OpenReview
 from tui.screens.menu import MenuScreen

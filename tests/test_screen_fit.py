@@ -358,8 +358,8 @@ def _recent_games(state: Path) -> None:
     """A game of each kind for the recent games: a TCG game in progress, a finished Nim game, a damaged record."""
     from core.impartial import HeapGameState, HeapMove
     from core.tcg import TcgAction, TcgState
+    from tui.local_session import game_record, secret_tags
     from tui.saves import SaveStore
-    from tui.session import game_record, secret_tags
 
     store = SaveStore(state)
     tcg = TcgState(3)

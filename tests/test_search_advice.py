@@ -14,10 +14,10 @@ from textual.app import App, ComposeResult
 from core.game import Side
 from core.geister import VARIANTS, GeisterState
 from core.notation import Move, Square
-from solvers import purple
 from solvers.advice import Advice
 from solvers.advice import geister as advice_geister
 from solvers.advice.geister import analyse, chance_of, features, forced_moves
+from solvers.geister import purple
 from solvers.geister_engine import search as sr
 from solvers.players import Limit
 from tui.theme import ASCII
@@ -87,7 +87,7 @@ def test_a_capture_that_stops_an_escape_comes_first() -> None:
 
 def test_a_worst_case_search_proves_every_move_that_lets_a_piece_escape_a_loss() -> None:
     # The same position for bayes, whose search lets any piece that may be blue escape: each is a loss, said so.
-    from solvers.bayes import BayesPlayer
+    from solvers.geister.bayes import BayesPlayer
 
     state = GeisterState.from_position("6/1uuu2/6/6/R5/u1BB2 1 rr 20", "geister")
     *_, advice = analyse(state.view(state.to_move), Limit(iterations=3), random.Random(1), BayesPlayer())

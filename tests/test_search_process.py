@@ -58,7 +58,7 @@ def test_a_search_opponent_in_the_worker_sets_up_as_the_player_itself_would() ->
 
     from core.game import Side
     from core.geister import GeisterState, variant_by_name
-    from solvers.bayes import BayesPlayer
+    from solvers.geister.bayes import BayesPlayer
     from tui.search_process import RemotePlayer, SearchProcess
 
     process = SearchProcess()

@@ -28,6 +28,7 @@ from core.errors import NotationError, clipped
 from core.game import Side
 from core.record import Record
 from tui.games import Config, game_entry, game_of, load_screen
+from tui.local_session import check_resumable, resume_record
 from tui.messages import (
     AskForRecord,
     AskForServer,
@@ -41,7 +42,7 @@ from tui.messages import (
 from tui.saves import GameKeeper, RecentGame, SaveFolderError, SaveSlot, SaveStore, iter_descriptions
 from tui.screens.base import AppServices
 from tui.screens.menu import MenuScreen
-from tui.session import GameSession, check_resumable, resume_record
+from tui.session import GameSession
 from tui.storage import Settings, state_dir
 from tui.theme import ASCII, DEFAULT, PIECE_VARIABLES, THEMES, UNICODE
 

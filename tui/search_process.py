@@ -33,9 +33,9 @@ from solvers.players import Limit
 
 if TYPE_CHECKING:
     from solvers.advice import Advice
-    from solvers.purple import SearchReport
+    from solvers.geister.purple import SearchReport
+    from solvers.geister.tablebase import Judgement
     from solvers.review import Review
-    from solvers.tablebase import Judgement
 
 
 class SearchProcess:
@@ -159,13 +159,13 @@ def choose_in_child(name: str, game: str, view: GeisterView, seconds: float, see
 def advise_in_child(name: str, game: str, view: GeisterView, slice_seconds: float, budget: float) -> Advice | None:
     """Advance the advice search for ``view`` by ``slice_seconds`` and return its latest advice (``solvers.advice``).
 
-    ``name`` is an alpha-beta player (``solvers.purple``'s reports: the catalogue's strongest Geister player). The
-    same position continues the running search; another position starts a new one (with ``budget`` seconds in
+    ``name`` is an alpha-beta player (``solvers.geister.purple``'s reports: the catalogue's strongest Geister player).
+    The same position continues the running search; another position starts a new one (with ``budget`` seconds in
     all). Returns ``None`` when there is nothing to advise (not the viewer's turn).
     """
     from solvers.advice.geister import advise
     from solvers.advice.geister_endgame import exact_advice, with_tables
-    from solvers.tablebase import judge
+    from solvers.geister.tablebase import judge
 
     if not view.my_turn:
         return None

@@ -1,5 +1,5 @@
-"""A local game between the user and an AI opponent: who plays which side, whose turn, undo, the record; and the
-records of the other games' local games (TCG, Footstep, Nim): their tags, resuming one, a rematch.
+"""A game of the Geister family between the user and an AI opponent: who plays which side, whose turn, undo, the
+record, resuming a save (the other games' session is ``tui.local_session``).
 
 No Textual here: the screen asks the session for views and hands it moves; the session uses ``core`` for every
 rule and a ``solvers`` player for the opponent. That keeps the flow testable without a terminal.
@@ -10,10 +10,9 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import random
-from typing import TYPE_CHECKING, Any
 
 from core.errors import IllegalMoveError, NotationError, quoted
-from core.game import Game, Side
+from core.game import Side
 from core.geister import Colour, GeisterState, GeisterView, Setup
 from core.geister_board import hide_colours
 from core.notation import Move
@@ -24,11 +23,7 @@ from tui.config import (
     DEFAULT_THINK_TIME,
     GeisterConfig,
 )
-from tui.games import GAMES, Config, SavedGame
 from tui.search_process import RemotePlayer, shared_process
-
-if TYPE_CHECKING:
-    from tui.saves import GameKeeper, SaveStore
 
 #: Numbers the games whose search opponent lives in the search process (each game gets its own player there).
 _GAME_NUMBERS = itertools.count(1)
@@ -282,116 +277,3 @@ def _float_tag(text: str | None, default: float) -> float:
     if len(text) > 20:
         raise ValueError(f"{quoted(text)} is not a number of seconds")
     return float(text)
-
-
-# ------------------------------------------------------------------------------------------------ the other games
-
-
-@dataclasses.dataclass(frozen=True)
-class ResumedGame:
-    """A saved local game (TCG, Footstep, Nim, Goofspiel), ready to go on: its game, its configuration (the same
-    opponent, side, options and seed), and the state its record replays to."""
-
-    game: str
-    config: Config
-    state: Game[Any, Any]
-
-    @property
-    def ply(self) -> int:
-        return len(self.state.history())
-
-
-def game_record(
-    state: Game[Any, Any], human: Side, opponent: str, seed: int | None = None, tags: dict[str, str] | None = None
-) -> Record:
-    """The record of a local game of any kind but the Geister family's: who played which side (``opponent`` is the
-    catalogue name, or ``human`` for two people at one keyboard), plus ``tags``. ``seed`` (of the opponent's
-    generator) goes in only once the game is over: while it runs it would foretell the opponent's choices, so it is
-    kept apart (``secret_tags``)."""
-    names = {human: "human", human.other: opponent}
-    record_tags = {
-        "Player1": names[Side.P1],
-        "Player2": names[Side.P2],
-        "Human": str(human.number),
-        "Opponent": opponent,
-        **(tags or {}),
-    }
-    if seed is not None:
-        record_tags["Seed"] = str(seed)
-    return Record.from_state(state, record_tags)
-
-
-def secret_tags(seed: int) -> dict[str, str]:
-    """What resuming a game needs and its record must not show while it runs: the seed of the generators."""
-    return {"Seed": str(seed)}
-
-
-def keep_local_game(keeper: GameKeeper | None, record: Record, finished: bool, secret: dict[str, str]) -> str | None:
-    """Keep a local game (TCG, Footstep, Nim, Goofspiel) as it goes: in progress in its slot (``secret``: the tags the
-    record must not show yet, such as the seed), finished also in ``records/``. The problem in words when it cannot
-    be kept (the screen reports it once), else ``None``."""
-    if keeper is None:
-        return None
-    try:
-        if finished:
-            keeper.keep(record, {}, record)
-        else:
-            keeper.keep(record, secret)
-    except OSError as error:
-        where = keeper.store.state
-        return f"This game cannot be saved in {where} ({error.strerror or error}); it will be lost if nashplay stops."
-    return None
-
-
-def save_local_record(keeper: GameKeeper | None, store: SaveStore, record: Record) -> tuple[bool, str]:
-    """The user's save key in a TCG, Footstep or Nim game: the record into ``records/`` (where the finished game is
-    kept already, if it is finished); whether it was saved, and what to say."""
-    kept = keeper.finished if keeper is not None else None
-    try:
-        path = store.keep_record(record, kept)
-    except OSError as error:
-        return False, f"Could not save the record in {store.records}: {error.strerror or error}"
-    return True, f"Saved to {path}"
-
-
-def resumed_seed(seed: int, ply: int) -> int:
-    """The seed the generators of a game resumed at ``ply`` start from: not the old game's stream again (its draws
-    so far are in the record), yet reproducible from the save (as ``GameSession.from_record``)."""
-    return seed * 1_000_003 + ply
-
-
-def resume_record(record: Record) -> ResumedGame:
-    """The game a saved record of a local game (not the Geister family's) goes on with, every tag checked as the
-    command line checks it (each game's catalogue entry, ``tui.games``, says what it takes). Raises
-    ``NotationError`` (``RecordError`` for moves that do not replay) for a save that cannot be resumed; cheap enough
-    to check every save when the app starts."""
-    game = record.tags.get("Game", "")
-    entry = GAMES.get(game)
-    if record.is_geister or entry is None or entry.resume is None:
-        raise NotationError(f"not a saved game the app resumes: {quoted(game)}")
-    states = record.replay_states()
-    final, start = states[-1], states[0]
-    if final.is_terminal():
-        raise NotationError(f"the saved game is already over ({final.outcome()})")
-    try:
-        human = Side.from_number(record.tags.get("Human", "1"))
-        seed = _seed_tag(record.tags.get("Seed", "0"))
-        config = entry.resume(SavedGame(start, final, human, seed, record.tags.get("Opponent", ""), record.tags))
-        config.check()
-    except ValueError as error:  # ConfigError is one
-        raise NotationError(f"the saved game's tags are damaged: {error}") from None
-    return ResumedGame(game, config, final)
-
-
-def check_resumable(record: Record) -> None:
-    """Whether a save of any game can be resumed: ``NotationError`` says why not."""
-    if record.is_geister:
-        resumable(record)
-    else:
-        resume_record(record)
-
-
-def _seed_tag(text: str) -> int:
-    if not text.isdigit() or len(text) > 20:
-        raise ValueError(f"the seed is a whole number of at most 20 digits, not {quoted(text)}")
-    return int(text)

@@ -1,6 +1,6 @@
 """Geister advice: the strongest search's verdict, with the forced results first and the values as chances.
 
-The search (``solvers.purple``'s reports, from the catalogue's strongest Geister player) gives each root move a
+The search (``solvers.geister.purple``'s reports, from the catalogue's strongest Geister player) gives each root move a
 value: a proven result (``MATE`` less the plies to it), a chance node's weighed result (a capture that may take the
 last red, an escape that may be a blue's), or a score in thousandths of a blue piece. This module turns them into
 what a player reads:
@@ -32,13 +32,13 @@ from core.geister import Colour, GeisterView
 from core.notation import Move
 from solvers.advice import Advice, MoveAdvice, Result
 from solvers.advice.geister_endgame import exact_advice, with_tables
+from solvers.geister.tablebase import judge
 from solvers.geister_engine.layout import MATE
 from solvers.players import Limit
-from solvers.tablebase import judge
 
 if TYPE_CHECKING:
     from solvers.advice.registry import Request
-    from solvers.purple import PurplePlayer, SearchReport
+    from solvers.geister.purple import PurplePlayer, SearchReport
 
 __all__ = [
     "CHANCE_WEIGHTS",
@@ -51,7 +51,7 @@ __all__ = [
     "forced_moves",
 ]
 
-#: Scores beyond this are no position's worth: they are proven results or a chance of one (``solvers.purple``).
+#: Scores beyond this are no position's worth: they are proven results or a chance of one (``solvers.geister.purple``).
 DECIDED = 50_000
 #: The weights of ``features`` in the chance to win's logistic model, fitted by ``python
 #: benchmarks/advice_calibration.py --games 120 --depth 4`` (bayes against purple, both sides' decisions, so that

@@ -1,7 +1,7 @@
 """Geister advice from the endgame tables, once each side is down to one blue and one red piece.
 
-``solvers.tablebase`` says what is exact for the player (a win nothing can stop, a loss nothing can prevent, with
-the plies to it). Where the position itself has an exact result, the advice is the tables' alone (``exact``: "win
+``solvers.geister.tablebase`` says what is exact for the player (a win nothing can stop, a loss nothing can prevent,
+with the plies to it). Where the position itself has an exact result, the advice is the tables' alone (``exact``: "win
 in 3, exact"), with every move's result; where it has none, the search's advice stands, and the tables only add
 what they prove of single moves (a move after which the opponent has a sure win is a loss, exactly) and a line
 saying that they see no forced result. Either way ``extra["tablebase"]`` marks that the game is in the tables (the
@@ -14,7 +14,7 @@ import dataclasses
 
 from core.geister import GeisterView
 from solvers.advice import Advice, MoveAdvice
-from solvers.tablebase import Judgement, MoveJudgement, TableResult
+from solvers.geister.tablebase import Judgement, MoveJudgement, TableResult
 
 __all__ = ["ENGINE", "exact_advice", "with_tables"]
 

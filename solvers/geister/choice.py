@@ -11,7 +11,7 @@ share of the colourings where it is. The sum in the denominator runs over the mo
 own colour, so that a piece is also judged by the moves it was not chosen to make (a blue on its exit that does not
 escape, a runner with a free path left standing).
 
-Where the feature ratios of ``solvers.belief`` only look at the move made, this model looks at the choice: a red
+Where the feature ratios of ``solvers.geister.belief`` only look at the move made, this model looks at the choice: a red
 that walks into contact is evidence only if a blue could have, and would have been less likely to.
 
 Training (``fit``) maximises the likelihood of the moves played in a corpus, under the colours the records keep,

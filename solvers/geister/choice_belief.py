@@ -34,8 +34,8 @@ import numpy.typing as npt
 from core.game import Side
 from core.geister import Colour, GeisterState, GeisterView
 from core.record import Record
-from solvers.colour_evidence import Turn, turns_of
 from solvers.geister.choice import Style, TurnChoices, TurnData, fit, turn_choices
+from solvers.geister.colour_evidence import Turn, turns_of
 
 __all__ = [
     "MODELS",

@@ -21,12 +21,12 @@ import random
 
 from core.geister import GeisterView, Setup
 from core.notation import Move
-from solvers.baselines import guarded_setup
-from solvers.colour_evidence import careless_captures, exposed_reds
+from solvers.geister.baselines import guarded_setup
 from solvers.geister.choice_belief import OpponentProfile, StyleMixture, choice_belief, load_mixture
+from solvers.geister.colour_evidence import careless_captures, exposed_reds
+from solvers.geister.purple import PurplePlayer
 from solvers.geister.value import ValueModel, load_value_model
 from solvers.players import Limit
-from solvers.purple import PurplePlayer
 
 __all__ = ["LearnedPlayer"]
 

@@ -27,9 +27,9 @@ import numpy as np
 from core.game import Side
 from core.geister import Colour, GeisterView, Setup, Variant
 from core.notation import Move
-from solvers.baselines import guarded_setup, random_setup
+from solvers.geister.baselines import guarded_setup, random_setup
+from solvers.geister.purple import PurplePlayer
 from solvers.players import Limit
-from solvers.purple import PurplePlayer
 
 __all__ = ["STYLE_WEIGHTS", "BlufferPlayer", "FeederPlayer", "RusherPlayer", "TurtlePlayer", "red_front_setup"]
 

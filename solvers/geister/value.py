@@ -38,7 +38,7 @@ from solvers.geister.choice_belief import MODELS
 from solvers.geister.corpus import CorpusGame
 
 if TYPE_CHECKING:
-    from solvers.purple import PurplePlayer
+    from solvers.geister.purple import PurplePlayer
 
 __all__ = [
     "SearchCalibration",
@@ -183,10 +183,10 @@ def load_value_model(path: Path = MODELS / "value.json") -> ValueModel:
 def position_features(view: GeisterView, blue: dict[int, float]) -> Floats:
     """The search's features of ``view``'s position for its viewer, the opponent's pieces blue with the chances
     ``blue`` (by slot), computed by the engine's own kernel (so training and search read positions alike)."""
+    from solvers.geister.purple import _context
     from solvers.geister_engine import convert, evaluation
     from solvers.geister_engine import search as sr
     from solvers.geister_engine.tables import tables
-    from solvers.purple import _context
 
     kinds: dict[int, Colour] = {}
     s = convert.from_view(view, kinds, purple_escapes=True)

@@ -1,8 +1,8 @@
 """A compiled (numba) Geister engine for search: alpha-beta over purple pieces, and Monte Carlo playouts.
 
 Why a separate engine: ``core.geister`` is the referee (clear, checked, a few thousand positions a second) and
-``solvers.playouts`` plays many games at once in numpy, which suits batches of playouts but not a tree search that
-makes and takes back one move at a time. Here one position is one small ``np.int64`` array and every hot function
+``solvers.geister.playouts`` plays many games at once in numpy, which suits batches of playouts but not a tree search
+that makes and takes back one move at a time. Here one position is one small ``np.int64`` array and every hot function
 is a ``numba.njit`` kernel, so a searcher written as another njit function runs without Python in the loop.
 
 Modules:

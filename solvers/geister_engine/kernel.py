@@ -41,6 +41,7 @@ import numpy as np
 import numpy.typing as npt
 
 from solvers.cache import cache_dir
+from solvers.geister.playouts import UNIFORM, Policy
 from solvers.geister_engine.layout import (
     BLUE,
     BLUE0,
@@ -83,7 +84,6 @@ from solvers.geister_engine.tables import (
     T_Z_TURN,
     Z_COUNTS,
 )
-from solvers.playouts import UNIFORM, Policy
 
 __all__ = [
     "CACHE_FOLDER",
@@ -500,8 +500,8 @@ def _run(
 
     Moves go to ``trace`` while it has room (an empty array: no trace).
 
-    Policy, as ``solvers.playouts.Policy``: escape first if asked and possible; else with probability ``capture``,
-    if some step captures, a move uniform among the captures *and the escapes*; else with probability
+    Policy, as ``solvers.geister.playouts.Policy``: escape first if asked and possible; else with probability
+    ``capture``, if some step captures, a move uniform among the captures *and the escapes*; else with probability
     ``advance``, if some blue piece can step nearer its nearest exit, uniform among those steps and the escapes;
     else uniform among all legal moves. (The numpy engine narrows only its step words and keeps its escape word,
     hence the escapes in the shortlists.) The random draws come in the same order as there. The one difference
@@ -654,7 +654,7 @@ def playout(s: Ints, t: Ints, rng: Ints, escape_first: bool, capture: float, adv
     """One playout from ``s`` (left unchanged): +1 / 0 / -1 for the side to move in ``s``.
 
     Meant for fully coloured positions; a purple piece plays as one that may not advance, and its capture counts
-    as purple (decides nothing). The policy knobs are those of ``solvers.playouts.Policy``.
+    as purple (decides nothing). The policy knobs are those of ``solvers.geister.playouts.Policy``.
     """
     result, _ = _run(s, t, rng, escape_first, capture, advance, np.empty(0, dtype=np.int64))
     return result

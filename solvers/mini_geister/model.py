@@ -4,7 +4,7 @@ and the specification of one analysis (its pieces, the payoff it aims for and th
 Conventions: the analysed side ("A") always plays up the board like player 1 (exits a4, d4); the opponent ("O")
 plays down (exits a1, d1). A position where player 2 is analysed is flipped up-down on the way in and out. Squares
 are ``rank * 4 + file`` as in ``core.geister.Variant.index``; a set of squares is a 16-bit mask. The same model on
-a larger ``Board`` is the Geister endgame tables' (``solvers.endgame``).
+a larger ``Board`` is the Geister endgame tables' (``solvers.geister.endgame``).
 """
 
 from __future__ import annotations

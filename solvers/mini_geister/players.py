@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from core.game import Side
 from core.geister import Colour, GeisterState, GeisterView, Setup
 from core.notation import Move, Square
-from solvers.baselines import ChototsuPlayer, random_setup
+from solvers.geister.baselines import ChototsuPlayer, random_setup
 from solvers.mini_geister.analysis import MiniGeisterTables, equilibrium_moves, perfect_information_value
 from solvers.mini_geister.model import MINI, Rule
 from solvers.players import Limit, RandomPlayer

@@ -3,6 +3,7 @@ messages an AI opponent's worker sends back."""
 
 from __future__ import annotations
 
+import random
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast
 
 from textual.content import Content
@@ -12,11 +13,11 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Header
 
-from core.game import Game
+from core.game import Game, Side
 from core.record import Record
 from tui.games import game_entry
-from tui.saves import GameKeeper, SaveStore
-from tui.session import keep_local_game, save_local_record, secret_tags
+from tui.local_session import LocalSession
+from tui.saves import GameKeeper, SaveSlot, SaveStore
 from tui.theme import Glyphs
 
 ActionT = TypeVar("ActionT")
@@ -204,40 +205,63 @@ class PlaybackScreen(NashplayScreen):
         self.playing = not self.playing
 
 
-#: A local game's state type (``TcgState``, ``FootstepState``, ``HeapGameState``).
+#: A local game's state type (``TcgState``, ``FootstepState``, ``HeapGameState``, ``GoofspielState``).
 StateT = TypeVar("StateT", bound="Game[Any, Any]")
 
 
 class LocalGameScreen(NashplayScreen, Generic[StateT]):
-    """A TCG, Footstep or Nim game played here: kept on disk as it goes (``tui.saves.GameKeeper``: in its save slot
-    while it runs, in ``records/`` once over) and saved on request. Subclasses build the record (``record``)."""
+    """A local game played here (TCG, Footstep, Nim, Goofspiel): its ``LocalSession`` (``tui.local_session``) holds
+    the state, the sides, the generators and the record, and keeps the game on disk as it goes (in its save slot while
+    it runs, in ``records/`` once over). The screen draws it and hands it the user's actions."""
 
-    state: StateT
-    #: The seed of the game's generators: kept in the save's secret while the game runs.
-    seed: int
+    session: LocalSession[StateT]
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.keeper: GameKeeper | None = None
+    @property
+    def state(self) -> StateT:
+        return self.session.state
+
+    @state.setter
+    def state(self, state: StateT) -> None:
+        self.session.state = state
+
+    @property
+    def human(self) -> Side:
+        return self.session.human
+
+    @property
+    def seed(self) -> int:
+        return self.session.seed
+
+    @property
+    def rng(self) -> random.Random:
+        """The user's side's generator (a suggestion drawn from a mix, the next game's deal)."""
+        return self.session.rng
+
+    @property
+    def keeper(self) -> GameKeeper | None:
+        return self.session.keeper
+
+    def attach_saves(self, slot: SaveSlot | None) -> None:
+        """Keep the game in ``slot`` (a resumed game's), or in a new slot from its first move."""
+        self.session.keeper = GameKeeper(self.nashplay.saves, slot)
 
     def record(self) -> Record:
-        raise NotImplementedError
-
-    def secret_tags(self) -> dict[str, str]:
-        """What resuming needs and the record must not show while the game runs: the seed of the generators (and,
-        where a game has more, what else foretells it)."""
-        return secret_tags(self.seed)
+        return self.session.record()
 
     def _keep(self) -> None:
-        problem = keep_local_game(self.keeper, self.record(), self.state.is_terminal(), self.secret_tags())
+        problem = self.session.keep()
         if problem is not None:
             self.nashplay.report_save_problem(problem)
 
     def _new_game(self) -> None:
         """The game played so far stays where it is kept (in progress: offered for resume); the next one is new."""
-        if self.keeper is not None:
-            self.keeper.abandon()
+        if self.session.keeper is not None:
+            self.session.keeper.abandon()
 
     def save_record(self) -> tuple[bool, str]:
         """The save key: the record into ``records/``; whether it was saved, and what to say."""
-        return save_local_record(self.keeper, self.nashplay.saves, self.record())
+        return self.session.save_record(self.nashplay.saves)
+
+    def on_unmount(self) -> None:
+        # Textual calls this as well as a subclass's own on_unmount (each class's handler in the MRO).
+        self.session.release()  # an unfinished game stays in its slot, offered for resume

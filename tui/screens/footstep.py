@@ -14,7 +14,6 @@ opponent trains again); once over its record in the state folder's ``records/``.
 from __future__ import annotations
 
 import dataclasses
-import random
 import textwrap
 from typing import Any, ClassVar
 
@@ -28,18 +27,17 @@ from textual.widgets import Header, Input, Label, Static
 
 from core.footstep import FootstepState
 from core.game import Side
-from core.record import Record
 from solvers.advice.footstep import advise
 from solvers.catalogue import make_player, player_entry, players_for
 from solvers.footstep import FootstepSolution, load_solution
 from solvers.footstep_learning import BidTables, LearnerPlayer
 from solvers.players import tell_game_over
 from tui.config import FOOTSTEP_APP_MAX, FootstepConfig
+from tui.local_session import LocalSession
 from tui.messages import OpenGame, OpenLearningCurves, OpenReview, ShowMenu
-from tui.saves import GameKeeper, SaveSlot
+from tui.saves import SaveSlot
 from tui.screens.base import LocalGameScreen
 from tui.screens.solving import BackgroundSolve, Progress, SolveDone, SolveFailed, SolveProgress
-from tui.session import game_record, resumed_seed
 from tui.widgets.advice import AdvicePanel
 from tui.widgets.footer import NashplayFooter
 from tui.widgets.mix import MixBars
@@ -120,22 +118,15 @@ class FootstepScreen(LocalGameScreen[FootstepState]):
         super().__init__()
         self.config = config
         self.n, self.k = self.config.n, self.config.k
-        self.human = self.config.human
-        #: The seed of both generators (drawn when none is given): saved apart, so that a resumed game goes on with
-        #: generators of its own (``resumed_seed``) without the record foretelling the opponent's bids.
-        self.seed = config.seed if config.seed is not None else random.randrange(2**31)
-        base = self.seed if state is None else resumed_seed(self.seed, len(state.history()))
-        #: The user's suggestions and the opponent's bids come from generators of their own.
-        self.rng = random.Random(base)
-        self.opponent_rng = random.Random(base + 1)
-        self.state = state if state is not None else FootstepState(self.n, self.k)
+        start = state if state is not None else FootstepState(self.n, self.k)
+        #: The user's suggestions and the opponent's bids come from generators of their own (the session's).
+        self.session = LocalSession(start, config.human, config.opponent, config.seed, resumed=state is not None)
         self.slot = slot
         #: Whether the footer shows the keys of a finished game (v, m).
         self._over_shown = False
         self.solution: FootstepSolution | None = None
         self.solver: BackgroundSolve[tuple[FootstepSolution, str]] = BackgroundSolve(self, "footstep-solve")
         #: The opponent's catalogue name, and the player itself (``None`` while the learner trains).
-        self.opponent = self.config.opponent
         self.opponent_player: Any = None
         self.entry = ""
         self.secret_bid: int | None = None
@@ -169,7 +160,7 @@ class FootstepScreen(LocalGameScreen[FootstepState]):
         super().on_mount()
         self.query_one("#fs-mix", MixBars).ascii_mode = self.nashplay.ascii_mode
         self.query_one("#fs-size-field").display = False
-        self.keeper = GameKeeper(self.nashplay.saves, self.slot)
+        self.attach_saves(self.slot)
         self._titles()
         self.solve(self.n, self.k)
         self._meet_opponent()
@@ -270,7 +261,7 @@ class FootstepScreen(LocalGameScreen[FootstepState]):
 
     def _opponent_bid(self) -> int:
         """The opponent's bid for this round, drawn from its own view before the user's bid is known."""
-        bid: int = self.opponent_player.choose(self.state.view(self.human.other), self.opponent_rng)
+        bid: int = self.session.opponent_choice(self.opponent_player)
         return bid
 
     def _new_round(self) -> None:
@@ -477,7 +468,7 @@ class FootstepScreen(LocalGameScreen[FootstepState]):
     def action_next_opponent(self) -> None:
         names = list(OPPONENTS)
         current = names.index(self.opponent) if self.opponent in names else -1
-        self.opponent = names[(current + 1) % len(names)]
+        self.session.opponent = names[(current + 1) % len(names)]
         self.scores = []
         self._titles()
         self._meet_opponent()
@@ -542,12 +533,6 @@ class FootstepScreen(LocalGameScreen[FootstepState]):
 
     # ---- records: kept as the game goes, saved, reviewed; a rematch
 
-    def record(self) -> Record:
-        """The game's record: the seed of the generators only once the game is over (it would foretell the
-        opponent's bids)."""
-        seed = self.seed if self.state.is_terminal() else None
-        return game_record(self.state, self.human, self.opponent, seed)
-
     def action_save_record(self) -> None:
         _, message = self.save_record()
         self.say(message)
@@ -566,7 +551,10 @@ class FootstepScreen(LocalGameScreen[FootstepState]):
         config = dataclasses.replace(self.config, n=self.n, k=self.k, opponent=self.opponent, human=self.human.other)
         self.post_message(OpenGame("footstep", config, setup=False))
 
+    @property
+    def opponent(self) -> str:
+        return self.session.opponent
+
     def on_unmount(self) -> None:
+        # Textual calls every class's on_unmount: LocalGameScreen's releases the save slot.
         self.solver.cancel()
-        if self.keeper is not None:
-            self.keeper.release()  # an unfinished game stays in its slot, offered for resume

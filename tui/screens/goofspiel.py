@@ -28,18 +28,17 @@ from textual.widgets import Header, Static
 
 from core.game import Side
 from core.game_type import MAX_SEED
-from core.goofspiel import GoofspielState, revealed_deck
-from core.record import Record
+from core.goofspiel import GoofspielState
 from solvers.advice import Advice
 from solvers.advice.goofspiel import advise
 from solvers.catalogue import make_player, players_for
 from solvers.goofspiel import game_value, solve_position
 from tui.config import GoofspielConfig
+from tui.local_session import LocalSession
 from tui.messages import OpenGame, OpenReview, ShowMenu
-from tui.saves import GameKeeper, SaveSlot
+from tui.saves import SaveSlot
 from tui.screens.base import LocalGameScreen
 from tui.screens.solving import BackgroundSolve, Progress, SolveDone, SolveFailed, SolveProgress
-from tui.session import game_record, resumed_seed
 from tui.widgets.advice import AdvicePanel
 from tui.widgets.footer import NashplayFooter
 from tui.widgets.pictures.goofspiel import cards_text
@@ -104,17 +103,12 @@ class GoofspielScreen(LocalGameScreen[GoofspielState]):
         super().__init__()
         self.config = config
         self.cards = config.cards
-        self.human = config.human
-        self.opponent = config.opponent
-        #: The seed of the deck and the generators (drawn when none is given): saved apart, so that the record does
-        #: not foretell the deck or the opponent's bids; a resumed game goes on with generators of its own.
-        self.seed = config.seed if config.seed is not None else random.randrange(MAX_SEED)
-        base = self.seed if state is None else resumed_seed(self.seed, len(state.history()))
-        #: Draws the user's bids from the mix (``s``) and the decks of the next games.
-        self.rng = random.Random(base)
-        self.opponent_rng = random.Random(base + 1)
+        #: One seed deals the first deck and seeds the generators (drawn when none is given); the session keeps it
+        #: (and the deck's order) out of the record until the game is over.
+        seed = config.seed if config.seed is not None else random.randrange(MAX_SEED)
+        start = state if state is not None else GoofspielState(self.cards, seed=seed)
+        self.session = LocalSession(start, config.human, config.opponent, seed, resumed=state is not None)
         self.opponent_player = make_player(self.opponent, "goofspiel")
-        self.state = state if state is not None else GoofspielState(self.cards, seed=self.seed)
         self.slot = slot
         self.solver: BackgroundSolve[int] = BackgroundSolve(self, "goofspiel-solve")
         #: The N whose whole game the solver's tables hold (``None``: not yet).
@@ -142,7 +136,7 @@ class GoofspielScreen(LocalGameScreen[GoofspielState]):
 
     def on_mount(self) -> None:
         super().on_mount()
-        self.keeper = GameKeeper(self.nashplay.saves, self.slot)
+        self.attach_saves(self.slot)
         self._titles()
         self._solve()
 
@@ -216,7 +210,7 @@ class GoofspielScreen(LocalGameScreen[GoofspielState]):
         self.secret_bid = None
         self.advice = None
         if self._ready() and not self.state.is_terminal():
-            self.secret_bid = self.opponent_player.choose(self.state.view(self.human.other), self.opponent_rng)
+            self.secret_bid = self.session.opponent_choice(self.opponent_player)
             self.advice = advise(solve_position(self.state.position), self.human)
         self.refresh_view()
 
@@ -338,9 +332,7 @@ class GoofspielScreen(LocalGameScreen[GoofspielState]):
         self.action_bid(solution.draw(self.human, self.rng))
 
     def action_undo(self) -> None:
-        try:
-            self.state.undo()
-        except IndexError:
+        if not self.session.undo():
             self.say("Nothing to undo")
             return
         self.say(f"Took back round {len(self.state.history()) + 1}.")
@@ -365,8 +357,7 @@ class GoofspielScreen(LocalGameScreen[GoofspielState]):
         self.refresh_view()
 
     def _fresh_game(self) -> None:
-        self._new_game()
-        self.state = GoofspielState(self.cards, seed=self.rng.randrange(MAX_SEED))
+        self.session.new_game(GoofspielState(self.cards, seed=self.rng.randrange(MAX_SEED)))
 
     def action_new_game(self) -> None:
         if not self.state.is_terminal() and self.state.history():
@@ -379,7 +370,7 @@ class GoofspielScreen(LocalGameScreen[GoofspielState]):
     def action_next_opponent(self) -> None:
         names = list(OPPONENTS)
         current = names.index(self.opponent) if self.opponent in names else -1
-        self.opponent = names[(current + 1) % len(names)]
+        self.session.opponent = names[(current + 1) % len(names)]
         self.opponent_player = make_player(self.opponent, "goofspiel")
         self._titles()
         self.say(f"Your opponent is now the {self.opponent} player: a new game.")
@@ -390,18 +381,6 @@ class GoofspielScreen(LocalGameScreen[GoofspielState]):
         self.post_message(ShowMenu())
 
     # ---- records: kept as the game goes, saved, reviewed; a rematch
-
-    def record(self) -> Record:
-        """The game's record. While the game runs it keeps only the prizes turned up so far and no seed: the rest
-        of the deck, and the seed, would foretell the game (they are in the save's secret)."""
-        finished = self.state.is_terminal()
-        record = game_record(self.state, self.human, self.opponent, self.seed if finished else None)
-        if not finished:
-            record.tags["Deck"] = revealed_deck(self.state)
-        return record
-
-    def secret_tags(self) -> dict[str, str]:
-        return {**super().secret_tags(), "Deck": "".join(str(prize) for prize in self.state.deck)}
 
     def action_save_record(self) -> None:
         _, message = self.save_record()
@@ -422,7 +401,10 @@ class GoofspielScreen(LocalGameScreen[GoofspielState]):
         config = dataclasses.replace(self.config, opponent=self.opponent, human=self.human.other, seed=self.seed)
         self.post_message(OpenGame(self.game_name, config, setup=False))
 
+    @property
+    def opponent(self) -> str:
+        return self.session.opponent
+
     def on_unmount(self) -> None:
+        # Textual calls every class's on_unmount: LocalGameScreen's releases the save slot.
         self.solver.cancel()
-        if self.keeper is not None:
-            self.keeper.release()  # an unfinished game stays in its slot, offered for resume

@@ -15,7 +15,6 @@ a rematch in which the other player moves first.
 from __future__ import annotations
 
 import dataclasses
-import random
 import textwrap
 import time
 from typing import ClassVar
@@ -43,15 +42,14 @@ from core.impartial import (
     Subtraction,
     format_heaps,
 )
-from core.record import Record
 from solvers.advice.nim import advice_of
 from solvers.catalogue import make_player, strongest
 from solvers.grundy import Analysis
 from tui.config import NimConfig
+from tui.local_session import LocalSession
 from tui.messages import OpenGame, OpenReview, ShowMenu
-from tui.saves import GameKeeper, SaveSlot
+from tui.saves import SaveSlot
 from tui.screens.base import LocalGameScreen, OpponentFailed, OpponentMoved
-from tui.session import game_record, resumed_seed
 from tui.widgets.advice import AdvicePanel
 from tui.widgets.footer import NashplayFooter
 from tui.widgets.heaps import HeapRows, NimSumTable
@@ -153,11 +151,10 @@ class NimScreen(LocalGameScreen[HeapGameState]):
         """A new game from ``config``, or a saved one going on from ``state`` (kept in ``slot``)."""
         super().__init__()
         self.config = config
-        #: The seed of the generator (drawn when none is given): saved apart, so that a resumed game goes on with a
-        #: generator of its own (``resumed_seed``) without the record foretelling the random player's moves.
-        self.seed = config.seed if config.seed is not None else random.randrange(2**31)
-        self.rng = random.Random(self.seed if state is None else resumed_seed(self.seed, len(state.history())))
-        self.state = state if state is not None else HeapGameState(config.heaps, config.rule, config.misere)
+        start = state if state is not None else HeapGameState(config.heaps, config.rule, config.misere)
+        #: The session keeps the seed out of the record while the game runs (it would foretell the random player's
+        #: moves); a resumed game goes on with generators of its own.
+        self.session = LocalSession(start, config.human, config.opponent, config.seed, resumed=state is not None)
         self.slot = slot
         self.splits = self.config.rule.can_split
         #: The AI opponent (none when two people share the keyboard), and the player whose analysis is the advice.
@@ -200,7 +197,7 @@ class NimScreen(LocalGameScreen[HeapGameState]):
             short = f"you vs {self.config.opponent}"
         self.set_titles((title, f"{who}; {play}"), (title, who), (title, short), (title, ""))
         self.query_one("#nim-right").display = self.advice_shown
-        self.keeper = GameKeeper(self.nashplay.saves, self.slot)
+        self.attach_saves(self.slot)
         self._position_changed()
 
     def size_changed(self) -> None:
@@ -432,7 +429,7 @@ class NimScreen(LocalGameScreen[HeapGameState]):
         started = time.monotonic()
         try:
             assert self.opponent is not None
-            move = self.opponent.choose(view, self.rng)
+            move = self.opponent.choose(view, self.session.opponent_rng)  # its own generator
         except Exception as error:  # an AI bug must not take the game down with it
             self.post_message(OpponentFailed(f"{type(error).__name__}: {error}"))
             return
@@ -602,12 +599,6 @@ class NimScreen(LocalGameScreen[HeapGameState]):
         """Save the record whenever asked (the palette's entry; the key after the game)."""
         self.action_save_record()
 
-    def record(self) -> Record:
-        """The game's record: the seed of the generator only once the game is over (it would foretell the random
-        player's moves)."""
-        seed = self.seed if self.state.is_terminal() else None
-        return game_record(self.state, self.config.human, self.config.opponent, seed)
-
     def action_save_record(self) -> None:
         saved, message = self.save_record()
         self.say(message, not saved)
@@ -626,7 +617,3 @@ class NimScreen(LocalGameScreen[HeapGameState]):
         self._cancel_work()
         config = dataclasses.replace(self.config, human=self.config.human.other)
         self.post_message(OpenGame("nim", config, setup=False))
-
-    def on_unmount(self) -> None:
-        if self.keeper is not None:
-            self.keeper.release()  # an unfinished game stays in its slot, offered for resume

@@ -14,7 +14,6 @@ game ``v`` reviews it and ``m`` is a rematch with the sides swapped.
 from __future__ import annotations
 
 import dataclasses
-import random
 import textwrap
 from typing import ClassVar
 
@@ -26,17 +25,16 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Header, Input, Label, Static
 
 from core.game import Side
-from core.record import Record
 from core.tcg import TcgAction, TcgState
 from solvers.advice.tcg import advise
 from solvers.catalogue import make_player
 from solvers.tcg import ACTIONS, TcgSolution, load_solution, round_like_source
 from tui.config import TCG_APP_MAX_N, TcgConfig, TcgMode
+from tui.local_session import LocalSession
 from tui.messages import OpenGame, OpenReview, ShowMenu
-from tui.saves import GameKeeper, SaveSlot
+from tui.saves import SaveSlot
 from tui.screens.base import LocalGameScreen
 from tui.screens.solving import BackgroundSolve, Progress, SolveDone, SolveFailed, SolveProgress
-from tui.session import game_record, resumed_seed
 from tui.widgets.footer import NashplayFooter
 from tui.widgets.heatmap import HeatMap
 from tui.widgets.mix import MixBars
@@ -105,18 +103,12 @@ class TcgScreen(LocalGameScreen[TcgState]):
         """A new game from ``config``, or a saved one going on from ``state`` (kept in ``slot``)."""
         super().__init__()
         self.config = config
-        self.mode: TcgMode = self.config.mode
-        self.human = self.config.human
-        #: The seed of both generators (drawn when none is given): saved apart, so that a resumed game goes on with
-        #: generators of its own (``resumed_seed``) without the record foretelling them.
-        self.seed = config.seed if config.seed is not None else random.randrange(2**31)
-        base = self.seed if state is None else resumed_seed(self.seed, len(state.history()))
-        self.rng = random.Random(base)
-        #: Versus mode's AI: the catalogue's equilibrium player, drawing from a generator of its own.
-        self.opponent = make_player("equilibrium", "tcg")
-        self.opponent_rng = random.Random(base + 1)
         self.n = self.config.n
-        self.state = state if state is not None else TcgState(self.n)
+        start = state if state is not None else TcgState(self.n)
+        self.session = LocalSession(start, config.human, "", config.seed, resumed=state is not None)
+        self.mode = self.config.mode
+        #: Versus mode's AI: the catalogue's equilibrium player (its choices from its own generator).
+        self.opponent_player = make_player("equilibrium", "tcg")
         self.slot = slot
         #: Whether the footer shows the keys of a finished game (v, m).
         self._over_shown = False
@@ -156,7 +148,7 @@ class TcgScreen(LocalGameScreen[TcgState]):
         for bars in self.query(MixBars):
             bars.ascii_mode = self.nashplay.ascii_mode
         self.query_one("#n-field").display = False
-        self.keeper = GameKeeper(self.nashplay.saves, self.slot)
+        self.attach_saves(self.slot)
         self._titles()
         self._start_solve(self.n)
         self.refresh_view()
@@ -392,7 +384,7 @@ class TcgScreen(LocalGameScreen[TcgState]):
             if not self._confirmed(action):
                 return
             mine = action
-            opponent = self.opponent.choose(self.state.view(self.human.other), self.opponent_rng)
+            opponent = self.session.opponent_choice(self.opponent_player)
         joint = (mine, opponent) if self.human is Side.P1 else (opponent, mine)
         before = self.state.points
         self.state.apply_joint(joint)
@@ -463,9 +455,7 @@ class TcgScreen(LocalGameScreen[TcgState]):
         self.refresh_view()
 
     def action_undo(self) -> None:
-        try:
-            self.state.undo()
-        except IndexError:
+        if not self.session.undo():
             self.say("Nothing to undo")
             return
         self._new_suggestion()
@@ -516,14 +506,15 @@ class TcgScreen(LocalGameScreen[TcgState]):
     # ---- records: kept as the game goes, saved, reviewed; a rematch
 
     @property
-    def opponent_name(self) -> str:
-        return "equilibrium" if self.mode == "versus" else "someone (advisor mode)"
+    def mode(self) -> TcgMode:
+        """Advisor (the user types the opponent's action) or versus (the equilibrium AI): the record says which."""
+        return self._mode
 
-    def record(self) -> Record:
-        """The game's record: the seed of the generators only once the game is over (it would foretell the AI's
-        choices and the suggestions)."""
-        seed = self.seed if self.state.is_terminal() else None
-        return game_record(self.state, self.human, self.opponent_name, seed, {"Mode": self.mode})
+    @mode.setter
+    def mode(self, mode: TcgMode) -> None:
+        self._mode = mode
+        self.session.opponent = "equilibrium" if mode == "versus" else "someone (advisor mode)"
+        self.session.tags["Mode"] = mode
 
     def action_save_record(self) -> None:
         _, message = self.save_record()
@@ -544,6 +535,5 @@ class TcgScreen(LocalGameScreen[TcgState]):
         self.post_message(OpenGame("tcg", config, setup=False))
 
     def on_unmount(self) -> None:
+        # Textual calls every class's on_unmount: LocalGameScreen's releases the save slot.
         self.solver.cancel()
-        if self.keeper is not None:
-            self.keeper.release()  # an unfinished game stays in its slot, offered for resume

@@ -1,6 +1,6 @@
 """``nashplay solve geister-endgame``: the Mini-Geister analysis on 5x5 and 6x6 boards, two pieces a side.
 
-Everything printed is computed by ``solvers.endgame`` (or read from its disk cache): the same figures the
+Everything printed is computed by ``solvers.geister.endgame`` (or read from its disk cache): the same figures the
 Mini-Geister paper gives for 4x4 (placements of each value, the distance table, the natural starting placement),
 and the perfect-information table's.
 """
@@ -38,7 +38,7 @@ def add_commands(solvers: argparse._SubParsersAction[argparse.ArgumentParser]) -
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from core.game import Side
-    from solvers.endgame import EndgameTables, start_squares
+    from solvers.geister.endgame import EndgameTables, start_squares
 
     started = time.perf_counter()
     tables = EndgameTables.load(args.board, use_cache=not args.no_cache, progress=_progress())

@@ -2,9 +2,9 @@
 being blue.
 
 A *world* is one full colour assignment of the opponent's set-up slots (70 of them on 6x6: 4 blue among 8). A world
-is *possible* while it agrees with every captured piece's revealed colour. The search players (``solvers.montecarlo``,
-``solvers.ismcts``) keep a weight per world; ``bait_prior`` shifts those weights where the opponent's last red
-piece may be offered as bait.
+is *possible* while it agrees with every captured piece's revealed colour. The search players
+(``solvers.geister.montecarlo``, ``solvers.geister.ismcts``) keep a weight per world; ``bait_prior`` shifts those
+weights where the opponent's last red piece may be offered as bait.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import numpy.typing as npt
 
 from core.game import Side
 from core.geister import Colour, GeisterView, Variant
-from solvers import playouts as po
+from solvers.geister import playouts as po
 
 __all__ = ["Floats", "PieceBelief", "Worlds", "bait_prior"]
 

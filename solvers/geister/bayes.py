@@ -1,10 +1,10 @@
 """``bayes``: purple-piece alpha-beta that weighs what the opponent's moves say about its colours.
 
-The contest programs' purple search (``solvers.purple``) throws away everything but hard evidence: it fears every
-unknown piece as a blue and counts every capture as a red. Yet a player's moves give its colours away (a
+The contest programs' purple search (``solvers.geister.purple``) throws away everything but hard evidence: it fears
+every unknown piece as a blue and counts every capture as a red. Yet a player's moves give its colours away (a
 purple-type player walks its reds into contact and keeps its blues out of it: ``benchmarks/belief_fit.py``
 measures how much). This player keeps the same search but gives it each opponent piece's chance of being blue
-(``solvers.belief``), and the search weighs the two cases where purple takes the worst:
+(``solvers.geister.belief``), and the search weighs the two cases where purple takes the worst:
 
 * a capture of an unknown piece is a chance node: ``p`` of the outcome where it was blue, ``1 - p`` of the one
   where it was red (so a capture that may be the last red costs its chance of losing at once, which outweighs
@@ -13,8 +13,8 @@ measures how much). This player keeps the same search but gives it each opponent
   the rest the opponent's best other move), and the leaf evaluation fears pieces near their exits as much as
   they are likely blue.
 
-Proven reds (``solvers.colour_evidence``) are red, as for purple. Played against purple at equal time, measured by
-``nashplay arena geister --players bayes,purple`` (see the README's table).
+Proven reds (``solvers.geister.colour_evidence``) are red, as for purple. Played against purple at equal time, measured
+by ``nashplay arena geister --players bayes,purple`` (see the README's table).
 """
 
 from __future__ import annotations
@@ -23,11 +23,11 @@ import random
 
 from core.geister import GeisterView, Setup
 from core.notation import Move
-from solvers.baselines import guarded_setup
-from solvers.belief import belief
-from solvers.colour_evidence import careless_captures, exposed_reds
+from solvers.geister.baselines import guarded_setup
+from solvers.geister.belief import belief
+from solvers.geister.colour_evidence import careless_captures, exposed_reds
+from solvers.geister.purple import PurplePlayer
 from solvers.players import Limit
-from solvers.purple import PurplePlayer
 
 __all__ = ["BayesPlayer"]
 

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 
 from core.geister import Colour, GeisterView, Variant
 from core.notation import Square
-from solvers.colour_evidence import Turn, opponent_turns
+from solvers.geister.colour_evidence import Turn, opponent_turns
 
 __all__ = [
     "BLUFF",
@@ -45,7 +45,7 @@ __all__ = [
     "RATIOS",
     "STYLES",
     "STYLE_PRIOR",
-    "Belief",
+    "ColourBelief",
     "belief",
     "move_features",
 ]
@@ -148,7 +148,7 @@ def _free_run(square: Square, exits: tuple[Square, ...], ours: dict[int, Square]
 
 
 @dataclass(frozen=True)
-class Belief:
+class ColourBelief:
     """Each opponent piece on the board (by slot) with its chance of being blue, which are proven red, and the
     posterior itself: every colouring consistent with the counts (its blue slots) with its probability."""
 
@@ -162,14 +162,14 @@ class Belief:
         return 1.0 - self.blue[slot]
 
 
-def belief(view: GeisterView, ratios: dict[str, float] | None = None, bluff: float = BLUFF) -> Belief:
+def belief(view: GeisterView, ratios: dict[str, float] | None = None, bluff: float = BLUFF) -> ColourBelief:
     """The posterior chance of blue of every opponent piece on the board (see the module docstring): a mixture over
     ``STYLES``, or the one set of ``ratios`` given."""
     them = view.viewer.other
     variant = view.variant
     pieces = {piece.slot: square for square, piece in view.pieces(them)}
     if not pieces:
-        return Belief({}, frozenset(), (((), 1.0),), dict(STYLE_PRIOR) if ratios is None else {"given": 1.0})
+        return ColourBelief({}, frozenset(), (((), 1.0),), dict(STYLE_PRIOR) if ratios is None else {"given": 1.0})
     blues_left = variant.blues[them] - sum(1 for p in view.captured if p.side is them and p.colour is Colour.BLUE)
     exits = set(variant.exits[them])
     fired: dict[int, Counter[str]] = {}  # every opponent piece's features, captured ones included
@@ -220,7 +220,7 @@ def belief(view: GeisterView, ratios: dict[str, float] | None = None, bluff: flo
             mixture[combo] = mixture.get(combo, 0.0) + share * w / total
     blue = {slot: sum(w for combo, w in mixture.items() if slot in combo) for slot in slots}
     styles_after = {name: share / total_share for name, share in style_share.items()}
-    return Belief(blue, frozenset(proven), tuple(mixture.items()), styles_after)
+    return ColourBelief(blue, frozenset(proven), tuple(mixture.items()), styles_after)
 
 
 def _softplus(x: float) -> float:

@@ -14,7 +14,7 @@ tables as Mini-Geister's (``solvers.mini_geister.tables``, built on a ``Board`` 
   with its blue while no opponent piece that may be blue reaches its exit and its blue cannot be taken. This is the
   position of a player in a real game, and value 1 there is a win nothing can stop.
 
-``solvers.tablebase`` reads a real game's position with these tables (the live advice, ``nashplay analyse
+``solvers.geister.tablebase`` reads a real game's position with these tables (the live advice, ``nashplay analyse
 geister`` and the strongest AI use it).
 
 The figures the paper gives for 4x4 (positions of each value, the distance table, the natural starting positions)

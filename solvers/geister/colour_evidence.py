@@ -2,7 +2,7 @@
 
 Hard evidence: an opponent piece that stood on one of its exits at its turn, and was not escaped with, is red
 (a blue piece there wins at once by escaping; contest programs call it "proven red"). Soft evidence is the rest of
-the opponent's moves, which ``solvers.belief`` weighs.
+the opponent's moves, which ``solvers.geister.belief`` weighs.
 
 Everything is read from the view alone, by replaying its moves from its start without colours: which piece (by its
 set-up slot) stood where at each of the opponent's turns.

@@ -68,7 +68,7 @@ ESCAPE = -1
 NO_LIMIT = 30_000
 
 if sys.byteorder != "little":  # pragma: no cover - every machine we run on is little-endian
-    raise ImportError("solvers.playouts reads uint64 words byte by byte and assumes a little-endian machine")
+    raise ImportError("solvers.geister.playouts reads uint64 words byte by byte and assumes a little-endian machine")
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ winner plays it, with iterative deepening, a transposition table, move ordering 
 This module is the player around it:
 
 * the model's inputs from the view: our colours, the opponent's pieces purple except the ones proven red
-  (``solvers.colour_evidence``), and the counts of reds and blues the captures have revealed;
+  (``solvers.geister.colour_evidence``), and the counts of reds and blues the captures have revealed;
 * time: iterative deepening, each iteration given the nodes the time left allows at the search's speed (measured
   over this search once it has run long enough to tell, else over the player's earlier searches); a
   new iteration starts only when it is likely to finish;
@@ -29,8 +29,8 @@ import numpy.typing as npt
 
 from core.geister import Colour, GeisterView, Setup
 from core.notation import Move, Square
-from solvers.baselines import random_setup
-from solvers.colour_evidence import proven_reds
+from solvers.geister.baselines import random_setup
+from solvers.geister.colour_evidence import proven_reds
 from solvers.geister_engine import convert
 from solvers.geister_engine.layout import MAX_MOVES
 from solvers.geister_engine.tables import tables
@@ -136,7 +136,7 @@ class PurplePlayer:
         if view.phase == "setup":
             return random_setup(view.variant, view.viewer, rng)
         if self.ENDGAME_TABLES:
-            from solvers.tablebase import winning_move
+            from solvers.geister.tablebase import winning_move
 
             won = winning_move(view)  # None (the tables unread) unless each side is down to one blue and one red
             if won is not None:
@@ -147,8 +147,8 @@ class PurplePlayer:
     #: Weigh captures and escapes of purple pieces by their chance of being blue (``blue_chances``) instead of
     #: taking the worst case.
     CHANCE = False
-    #: Play the endgame tables' sure wins (``solvers.tablebase``) once each side is down to one blue and one red:
-    #: the search can miss a win past its horizon that the tables prove. Off here (the baseline); bayes uses them.
+    #: Play the endgame tables' sure wins (``solvers.geister.tablebase``) once each side is down to one blue and one
+    #: red: the search can miss a win past its horizon that the tables prove. Off here (the baseline); bayes uses them.
     ENDGAME_TABLES = False
     #: Search features switched off (``search.NO_TABLE``, ``NO_ORDERING``, ``NO_PRUNING``): for benchmarks' baselines.
     FLAGS = 0

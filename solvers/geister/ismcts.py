@@ -1,7 +1,7 @@
 """Information-set Monte Carlo tree search for the Geister family, over UPP's beliefs about the opponent's colours.
 
 Our attempt to go beyond the UPP paper: see ``ISMCTSPlayer``. It shares UPP's world weights, playout records and
-budget (``solvers.montecarlo``) and its belief (``solvers.worlds``), and adds a tree of move sequences.
+budget (``solvers.geister.montecarlo``) and its belief (``solvers.geister.worlds``), and adds a tree of move sequences.
 """
 
 from __future__ import annotations
@@ -18,20 +18,20 @@ import numpy.typing as npt
 
 from core.geister import GeisterView, Variant
 from core.notation import Move
-from solvers import playouts as po
-from solvers.montecarlo import (
+from solvers.geister import playouts as po
+from solvers.geister.montecarlo import (
     DEFAULT_LIMIT,
     GUIDED,
     Analysis,
-    Belief,
     MoveStats,
     Playouts,
     UPPPlayer,
+    WorldBelief,
     joined,
     legal_or_raise,
 )
+from solvers.geister.worlds import Floats, bait_prior
 from solvers.players import Limit
-from solvers.worlds import Floats, bait_prior
 
 __all__ = ["ISMCTSPlayer"]
 
@@ -336,7 +336,7 @@ class ISMCTSPlayer(UPPPlayer):
         self,
         moves: list[Move],
         root: _Node,
-        belief: Belief,
+        belief: WorldBelief,
         elapsed: float,
         iterations: int,
     ) -> Analysis:

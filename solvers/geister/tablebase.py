@@ -1,9 +1,11 @@
 """Real Geister games read with the endgame tables: exact results for a player who knows only its own colours.
 
-When each side is down to one blue and one red piece (``solvers.endgame.covers``), a player's view of a 6x6 game is
+When each side is down to one blue and one red piece (``solvers.geister.endgame.covers``), a player's view of a 6x6
+game is
 a position of the endgame tables, and some results are then exact whatever the opponent knows or does:
 
-* a **win**, when the sure-win table (the player's own colours known, the opponent's hidden: ``solvers.endgame.SURE``)
+* a **win**, when the sure-win table (the player's own colours known, the opponent's hidden:
+``solvers.geister.endgame.SURE``)
   says 1; or, once the opponent's colours are known to the player (a piece proven red by standing on its exit
   without escaping, so the other is blue), when the perfect-information table says 1: a win with every colour known
   asks nothing of what the opponent knows;
@@ -24,8 +26,8 @@ from typing import Literal
 from core.game import Side
 from core.geister import Colour, GeisterView
 from core.notation import Move, Square
-from solvers.colour_evidence import exposed_reds, proven_reds
-from solvers.endgame import EndgameTables, covers, endgame_tables
+from solvers.geister.colour_evidence import exposed_reds, proven_reds
+from solvers.geister.endgame import EndgameTables, covers, endgame_tables
 
 __all__ = ["Judgement", "TableResult", "judge", "winning_move"]
 
@@ -135,7 +137,7 @@ def _verdict(tables: EndgameTables, me: Side, at: _Position, exposed: bool) -> T
 
 def judge(view: GeisterView, tables: EndgameTables | None = None) -> Judgement | None:
     """The tables' judgement of ``view`` (one player's, its own colours known), or ``None`` where they do not cover
-    it (see ``solvers.endgame.covers``: 6x6, one blue and one red a side, the game going on)."""
+    it (see ``solvers.geister.endgame.covers``: 6x6, one blue and one red a side, the game going on)."""
     if not covers(view):
         return None
     tables = endgame_tables(view.variant.width) if tables is None else tables

@@ -1,4 +1,4 @@
-"""Solved lines of Geister endings (``solvers.tablebase``): a sure win played out, as a replayable record.
+"""Solved lines of Geister endings (``solvers.geister.tablebase``): a sure win played out, as a replayable record.
 
 The side with the sure win (its own colours known, the opponent's hidden from it) plays the tables' fastest move;
 the opponent answers with the quiet reply after which the win takes longest (what the tables say of each); the line
@@ -14,9 +14,9 @@ from core.geister import Colour, GeisterState
 from core.geister_board import hide_colours
 from core.notation import Move
 from core.record import Record
-from solvers.endgame import covers
+from solvers.geister.endgame import covers
+from solvers.geister.tablebase import judge
 from solvers.mini_geister.lines import SolvedLine
-from solvers.tablebase import judge
 
 __all__ = ["build_endgame_line"]
 

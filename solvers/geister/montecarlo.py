@@ -1,17 +1,17 @@
 """Monte Carlo players for the Geister family: plain Monte Carlo and UPP (Mishio & Kotani), on vectorised playouts.
 
 Both players see only a ``GeisterView``. What they do not know is the colour of each opponent piece still on the
-board: they keep a weight per possible *world* (``solvers.worlds``). ``solvers.ismcts`` builds a tree search on the
-same belief, playout records and budget.
+board: they keep a weight per possible *world* (``solvers.geister.worlds``). ``solvers.geister.ismcts`` builds a tree
+search on the same belief, playout records and budget.
 
 * ``MonteCarloPlayer`` (the paper's baseline): repeat "draw a possible world uniformly, give every legal move one
   random playout in it" within the budget; play the move with the best average score (win 1, draw 1/2, loss 0).
 * ``UPPPlayer`` (the paper's section 3): the same, but worlds are drawn by weight, and the weights learn from the
   opponent's moves by re-reading the previous decision's playouts (``UPPPlayer`` docstring).
 
-The playouts themselves are ``solvers.playouts``. The paper says only "random simulation"; ``mc`` and ``upp`` play
-``RACE`` playouts (random moves, except that a side that can escape does, and a side with a blue piece that can step
-nearer its exit does so with probability 0.8): the choice the paper leaves open that reproduces its Tables 1-3
+The playouts themselves are ``solvers.geister.playouts``. The paper says only "random simulation"; ``mc`` and ``upp``
+play ``RACE`` playouts (random moves, except that a side that can escape does, and a side with a blue piece that can
+step nearer its exit does so with probability 0.8): the choice the paper leaves open that reproduces its Tables 1-3
 (see ``RACE``). ``mc-guided`` and ISMCTS use ``GUIDED`` (``RACE`` plus captures), our own deviation.
 
 For the app, every player here offers ``analyse(view, limit, rng)``: a generator of ``Analysis`` snapshots (per
@@ -33,10 +33,10 @@ import numpy.typing as npt
 
 from core.geister import GeisterView, Setup
 from core.notation import Move
-from solvers import playouts as po
-from solvers.baselines import random_setup
+from solvers.geister import playouts as po
+from solvers.geister.baselines import random_setup
+from solvers.geister.worlds import Floats, PieceBelief, Worlds
 from solvers.players import Limit
-from solvers.worlds import Floats, PieceBelief, Worlds
 
 __all__ = [
     "DEFAULT_LIMIT",
@@ -123,7 +123,7 @@ def joined(moves: list[Move], records: list[Playouts]) -> Playouts | None:
 
 
 @dataclass(frozen=True)
-class Belief:
+class WorldBelief:
     """What one search believes about the opponent's colours: the worlds, how likely each is, each world's blue
     pieces as a bitboard, and what the belief says of each piece (for the advice panel)."""
 
@@ -346,12 +346,12 @@ class MonteCarloPlayer:
             yield self._snapshot(moves, totals, count, belief, budget.elapsed, False)
         yield self._snapshot(moves, totals, count, belief, budget.elapsed, True)
 
-    def _belief(self, view: GeisterView) -> Belief:
+    def _belief(self, view: GeisterView) -> WorldBelief:
         worlds = self.worlds(view)
         weights = self.world_weights(view)
         if not weights.any():  # captures contradict every world (a record with odd colours): assume nothing
             weights = np.ones(len(worlds))
-        return Belief(
+        return WorldBelief(
             worlds,
             weights / weights.sum(),
             worlds.opponent_blue_words(view),
@@ -360,7 +360,7 @@ class MonteCarloPlayer:
         )
 
     def _snapshot(
-        self, moves: list[Move], totals: Floats, rounds: int, belief: Belief, elapsed: float, final: bool
+        self, moves: list[Move], totals: Floats, rounds: int, belief: WorldBelief, elapsed: float, final: bool
     ) -> Analysis:
         rates = totals / max(rounds, 1)
         order = sorted(range(len(moves)), key=lambda i: -rates[i])

@@ -1,0 +1,245 @@
+"""A local game of any game but the Geister family's (TCG, Footstep, Nim, Goofspiel, and any game added through its
+catalogue entry): the session that holds it, and its saved records (their tags, resuming one).
+
+``LocalSession`` is what the game screens share: the state, the user's side, the opponent (a catalogue player, or
+nobody: two people at one keyboard, TCG's advisor), the generators (one seed, saved apart; a resumed game goes on
+with generators of its own), the record as the user may see it and the secret a resume needs, keeping it on disk
+after every change (``tui.saves.GameKeeper``), takebacks and new games. The Geister family has its own session
+(``tui.session.GameSession``: set-ups, hidden colours, a search opponent in another process).
+
+No Textual here: the screens draw the session and hand it the user's actions.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+from core.errors import NotationError, quoted
+from core.game import Game, Side
+from core.game_type import MAX_SEED
+from core.games import game_type
+from core.record import Record
+from solvers.catalogue import make_player
+from tui.games import GAMES, Config, SavedGame
+from tui.session import resumable
+
+if TYPE_CHECKING:
+    from tui.saves import GameKeeper, SaveStore
+
+StateT = TypeVar("StateT", bound="Game[Any, Any]")
+
+@dataclasses.dataclass(frozen=True)
+class ResumedGame:
+    """A saved local game (TCG, Footstep, Nim, Goofspiel), ready to go on: its game, its configuration (the same
+    opponent, side, options and seed), and the state its record replays to."""
+
+    game: str
+    config: Config
+    state: Game[Any, Any]
+
+    @property
+    def ply(self) -> int:
+        return len(self.state.history())
+
+
+def game_record(
+    state: Game[Any, Any], human: Side, opponent: str, seed: int | None = None, tags: dict[str, str] | None = None
+) -> Record:
+    """The record of a local game of any kind but the Geister family's: who played which side (``opponent`` is the
+    catalogue name, or ``human`` for two people at one keyboard), plus ``tags``. ``seed`` (of the opponent's
+    generator) goes in only once the game is over: while it runs it would foretell the opponent's choices, so it is
+    kept apart (``secret_tags``)."""
+    names = {human: "human", human.other: opponent}
+    record_tags = {
+        "Player1": names[Side.P1],
+        "Player2": names[Side.P2],
+        "Human": str(human.number),
+        "Opponent": opponent,
+        **(tags or {}),
+    }
+    if seed is not None:
+        record_tags["Seed"] = str(seed)
+    return Record.from_state(state, record_tags)
+
+
+def secret_tags(seed: int) -> dict[str, str]:
+    """What resuming a game needs and its record must not show while it runs: the seed of the generators."""
+    return {"Seed": str(seed)}
+
+
+def keep_local_game(keeper: GameKeeper | None, record: Record, finished: bool, secret: dict[str, str]) -> str | None:
+    """Keep a local game (TCG, Footstep, Nim, Goofspiel) as it goes: in progress in its slot (``secret``: the tags the
+    record must not show yet, such as the seed), finished also in ``records/``. The problem in words when it cannot
+    be kept (the screen reports it once), else ``None``."""
+    if keeper is None:
+        return None
+    try:
+        if finished:
+            keeper.keep(record, {}, record)
+        else:
+            keeper.keep(record, secret)
+    except OSError as error:
+        where = keeper.store.state
+        return f"This game cannot be saved in {where} ({error.strerror or error}); it will be lost if nashplay stops."
+    return None
+
+
+def save_local_record(keeper: GameKeeper | None, store: SaveStore, record: Record) -> tuple[bool, str]:
+    """The user's save key in a TCG, Footstep or Nim game: the record into ``records/`` (where the finished game is
+    kept already, if it is finished); whether it was saved, and what to say."""
+    kept = keeper.finished if keeper is not None else None
+    try:
+        path = store.keep_record(record, kept)
+    except OSError as error:
+        return False, f"Could not save the record in {store.records}: {error.strerror or error}"
+    return True, f"Saved to {path}"
+
+
+def resumed_seed(seed: int, ply: int) -> int:
+    """The seed the generators of a game resumed at ``ply`` start from: not the old game's stream again (its draws
+    so far are in the record), yet reproducible from the save (as ``GameSession.from_record``)."""
+    return seed * 1_000_003 + ply
+
+
+def resume_record(record: Record) -> ResumedGame:
+    """The game a saved record of a local game (not the Geister family's) goes on with, every tag checked as the
+    command line checks it (each game's catalogue entry, ``tui.games``, says what it takes). Raises
+    ``NotationError`` (``RecordError`` for moves that do not replay) for a save that cannot be resumed; cheap enough
+    to check every save when the app starts."""
+    game = record.tags.get("Game", "")
+    entry = GAMES.get(game)
+    if record.is_geister or entry is None or entry.resume is None:
+        raise NotationError(f"not a saved game the app resumes: {quoted(game)}")
+    states = record.replay_states()
+    final, start = states[-1], states[0]
+    if final.is_terminal():
+        raise NotationError(f"the saved game is already over ({final.outcome()})")
+    try:
+        human = Side.from_number(record.tags.get("Human", "1"))
+        seed = _seed_tag(record.tags.get("Seed", "0"))
+        config = entry.resume(SavedGame(start, final, human, seed, record.tags.get("Opponent", ""), record.tags))
+        config.check()
+    except ValueError as error:  # ConfigError is one
+        raise NotationError(f"the saved game's tags are damaged: {error}") from None
+    return ResumedGame(game, config, final)
+
+
+def check_resumable(record: Record) -> None:
+    """Whether a save of any game can be resumed: ``NotationError`` says why not."""
+    if record.is_geister:
+        resumable(record)
+    else:
+        resume_record(record)
+
+
+def _seed_tag(text: str) -> int:
+    if not text.isdigit() or len(text) > 20:
+        raise ValueError(f"the seed is a whole number of at most 20 digits, not {quoted(text)}")
+    return int(text)
+
+
+# ------------------------------------------------------------------------------------------------ the session
+
+
+class LocalSession(Generic[StateT]):
+    """One local game as it goes: ``state`` (any game on the ``Game`` protocol), the user's side (``human``), the
+    opponent's catalogue name (``opponent``: ``human`` for two people at one keyboard, or words for who is not a
+    player, as TCG's advisor mode), and ``tags`` its record adds (TCG's ``Mode``).
+
+    The generators come from one ``seed`` (drawn when none is given): ``rng`` for the user's side (a suggestion drawn
+    from a mix, the next game's deal) and ``opponent_rng`` for the opponent's own choices, which see only its view.
+    The seed is kept in the save's secret while the game runs and shown in the record once it is over; a game
+    ``resumed`` from its save goes on with generators of its own (``resumed_seed``), reproducible from the save but
+    not the old stream again.
+    """
+
+    def __init__(
+        self,
+        state: StateT,
+        human: Side,
+        opponent: str,
+        seed: int | None = None,
+        *,
+        resumed: bool = False,
+        tags: dict[str, str] | None = None,
+    ) -> None:
+        self.state = state
+        self.human = human
+        self.opponent = opponent
+        self.seed = seed if seed is not None else random.randrange(MAX_SEED)
+        base = resumed_seed(self.seed, len(state.history())) if resumed else self.seed
+        self.rng = random.Random(base)
+        self.opponent_rng = random.Random(base + 1)
+        self.tags = dict(tags or {})
+        #: Where the game is kept (``None``: nowhere, as in tests of the flow alone).
+        self.keeper: GameKeeper | None = None
+
+    @property
+    def over(self) -> bool:
+        return self.state.is_terminal()
+
+    def opponent_choice(self, player: Any) -> Any:
+        """``player``'s choice from the opponent's view, drawn from the opponent's own generator."""
+        return player.choose(self.state.view(self.human.other), self.opponent_rng)
+
+    # ---- the record: what the user may see, and what only a resume may read
+
+    def _full_record(self) -> Record:
+        return game_record(self.state, self.human, self.opponent, self.seed if self.over else None, self.tags)
+
+    def record(self) -> Record:
+        """The game's record as the user may see it. While the game runs it has no seed (it would foretell the
+        opponent's choices), and where a game's own tags would foretell it (Goofspiel's deck) only what has been
+        shown (``GameType.in_progress_tags``); the rest is in ``secret``."""
+        record = self._full_record()
+        hide = game_type(self.state.game_name).in_progress_tags
+        if not self.over and hide is not None:
+            record.tags.update(hide(self.state))
+        return record
+
+    def secret(self) -> dict[str, str]:
+        """What a resume needs that the record may not show while the game runs: the seed, and the full values of
+        the tags the record shows only in part."""
+        secret = secret_tags(self.seed)
+        hide = game_type(self.state.game_name).in_progress_tags
+        if hide is not None:
+            full = self._full_record().tags
+            secret.update({tag: full[tag] for tag in hide(self.state)})
+        return secret
+
+    # ---- kept on disk
+
+    def keep(self) -> str | None:
+        """Keep the game as it stands (in its slot while it runs, in ``records/`` once over); the problem in words
+        when it cannot be kept (the screen reports it once), else ``None``."""
+        return keep_local_game(self.keeper, self.record(), self.over, self.secret())
+
+    def save_record(self, store: SaveStore) -> tuple[bool, str]:
+        """The user's save key: the record into ``records/``; whether it was saved, and what to say."""
+        return save_local_record(self.keeper, store, self.record())
+
+    def new_game(self, state: StateT) -> None:
+        """Start ``state``: the game played so far stays where it is kept (in progress: offered for resume)."""
+        if self.keeper is not None:
+            self.keeper.abandon()
+        self.state = state
+
+    def release(self) -> None:
+        """The screen closes: an unfinished game stays in its slot, offered for resume."""
+        if self.keeper is not None:
+            self.keeper.release()
+
+    def undo(self) -> bool:
+        """Take back the last move or round; whether there was one."""
+        try:
+            self.state.undo()
+        except IndexError:
+            return False
+        return True
+
+    @staticmethod
+    def player(name: str, game: str) -> Any:
+        """The catalogue's ``name`` player of ``game`` (``None`` for ``human``: two people at one keyboard)."""
+        return None if name == "human" else make_player(name, game)
