@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from pilot_helpers import run, settle_workers, wait_for
 from screen_text import screen_text
-from textual.widgets import ProgressBar, Static
+from textual.widgets import ProgressBar, RadioSet, Static
 from waiting import HANG_SECONDS, released
 
 from core.game import Side
@@ -22,6 +22,8 @@ from tui.app import NashplayApp, StartRequest
 from tui.config import GoofspielConfig
 from tui.screens import goofspiel as goofspiel_screen
 from tui.screens.goofspiel import GoofspielScreen
+from tui.screens.parameter_setup import ParameterSetupScreen
+from tui.widgets.choice import ChoiceButton
 from tui.widgets.solve_bar import SolveBar
 
 SIZE = (110, 34)
@@ -201,5 +203,33 @@ def test_a_long_solve_shows_a_bar_that_moves_and_x_cancels_it(monkeypatch: pytes
                 gate.set()
                 await settle_workers(app, pilot)
                 assert screen.solved is None and screen.secret_bid is None
+
+    run(test)
+
+
+def test_the_set_up_screen_is_generated_from_the_descriptor_and_refuses_what_the_game_does_not_take() -> None:
+    """From the menu, Goofspiel opens the set-up screen made from its descriptor: the cards field (the parameter's
+    help, default and limits), the catalogue's players of the game, the side; ctrl+s starts that game."""
+
+    async def test() -> None:
+        app = NashplayApp(StartRequest.for_config(GoofspielConfig(seed=2), setup=True), ai_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            setup = app.screen
+            assert isinstance(setup, ParameterSetupScreen)
+            shown = screen_text(app)
+            assert "cards in each hand (1..N) and prizes, 1..8 (default" in shown  # the parameter's help
+            assert "equilibrium" in shown and "random" in shown
+            await pilot.press("ctrl+u", "9", "ctrl+s")
+            await pilot.pause()
+            assert app.screen is setup and "Not yet: Cards: must be 1..8, not 9" in screen_text(app)
+            await pilot.press("ctrl+u", "3")
+            setup.query_one("#setup-opponent", RadioSet).query(ChoiceButton)[1].value = True  # random
+            setup.query_one("#setup-side", RadioSet).query(ChoiceButton)[1].value = True  # player 2
+            await pilot.press("ctrl+s")
+            await settle_workers(app, pilot)
+            screen = screen_of(app)
+            assert screen.config == GoofspielConfig(3, "random", Side.P2, 2)
+            assert screen.state.cards == 3 and screen.human is Side.P2
 
     run(test)

@@ -83,6 +83,7 @@ SCREENS = {
     ),
     "nim": (lambda: StartRequest.for_config(NimConfig(seed=7)), ("right", "enter")),
     "goofspiel": (lambda: StartRequest.for_config(GoofspielConfig(6, "equilibrium", Side.P2, seed=7)), ("2", "5")),
+    "goofspiel_setup": (lambda: StartRequest.for_config(GoofspielConfig(seed=7), setup=True), ("tab",)),
     "replay": (_replay, ("right", "right", "right")),
     "help": (lambda: StartRequest.for_config(NimConfig(seed=7)), ("question_mark",)),
 }

@@ -88,6 +88,9 @@ class GameEntry:
     #: The app's remembered setting that shows or hides this game's advice panel (``tui.storage.Settings``), or
     #: ``None`` where the advice is always shown (TCG: the mixes are the game).
     advice_setting: str | None = None
+    #: A configuration from the values of the game's parameters, the opponent, the user's side and a seed: what the
+    #: set-up screen generated from the descriptor makes (``tui.screens.parameter_setup``).
+    config_from_values: Callable[[dict[str, Any], str, Side, int | None], Config] | None = None
     #: How a spectator sees a state (``"module:Class"``, a ``tui.widgets.pictures.StatePicture``): the record
     #: viewer's and the review's picture. ``None``: the Geister family, replayed on its board.
     picture: str | None = None
@@ -407,11 +410,14 @@ GAMES: dict[str, GameEntry] = {
         "bid your cards for prizes: the exact equilibrium",
         "goofspiel",
         "tui.screens.goofspiel:GoofspielScreen",
-        None,
+        "tui.screens.parameter_setup:ParameterSetupScreen",
         GoofspielConfig,
         _goofspiel_options,
         _goofspiel_config,
         resume=_goofspiel_resume,
+        config_from_values=lambda values, opponent, human, seed: GoofspielConfig(
+            values["cards"], opponent, human, seed
+        ),
         picture="tui.widgets.pictures.goofspiel:GoofspielPicture",
         advice_setting="goofspiel_advice",
     ),

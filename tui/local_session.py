@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
 StateT = TypeVar("StateT", bound="Game[Any, Any]")
 
+
 @dataclasses.dataclass(frozen=True)
 class ResumedGame:
     """A saved local game (TCG, Footstep, Nim, Goofspiel), ready to go on: its game, its configuration (the same
