@@ -100,6 +100,24 @@ def add_parameter_option(parser: argparse.ArgumentParser | argparse._ArgumentGro
     parser.add_argument(option, type=parameter_type(parameter), metavar=parameter.metavar, help=parameter.help)
 
 
+def add_parameter_with_default(
+    parser: argparse.ArgumentParser | argparse._ArgumentGroup, parameter: Parameter, note: str = ""
+) -> None:
+    """``--NAME`` for a game's parameter with its default filled in (``args.NAME`` is the value, given or not):
+    the parameter's help, then ``note`` (what the command adds, such as the source's own size)."""
+    help_text = parameter.help + (f"; {note}" if note else "")
+    if parameter.flag:
+        parser.add_argument(f"--{parameter.name}", action="store_true", help=help_text)
+        return
+    parser.add_argument(
+        f"--{parameter.name}",
+        type=parameter_type(parameter),
+        default=parameter.default,
+        metavar=parameter.metavar,
+        help=help_text,
+    )
+
+
 def parameter_value(args: argparse.Namespace, parameter: Parameter) -> Any:
     """The value the command line gave a parameter's option, or its default."""
     given = getattr(args, parameter.name, None)

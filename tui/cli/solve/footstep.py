@@ -11,7 +11,9 @@ from typing import TYPE_CHECKING, Any
 from core.errors import InvalidPositionError
 from core.footstep import FootstepPosition, parse_position
 from core.game import Side
-from tui.cli.common import plural, whole_number
+from core.games import game_type
+from tui.arguments import add_parameter_with_default
+from tui.cli.common import plural
 from tui.config import FOOTSTEP_MAX_K, FOOTSTEP_MAX_N, FootstepConfig
 
 if TYPE_CHECKING:
@@ -34,19 +36,11 @@ def add_commands(solvers: argparse._SubParsersAction[argparse.ArgumentParser]) -
         "simplified game is --n 20 --k 3.",
     )
     # The standard game by default, as ``play footstep`` (``tui.config.FootstepConfig``) and ``analyse footstep``.
-    footstep.add_argument(
-        "--n",
-        type=whole_number(1, MAX_N),
-        default=STANDARD.n,
-        help=f"points each player starts with, 1..{MAX_N} (default {STANDARD.n}, the standard game; the source's "
-        "simplified game: 20)",
+    game = game_type("footstep")
+    add_parameter_with_default(
+        footstep, game.by_name["n"], "the default is the standard game, the source's simplified one 20"
     )
-    footstep.add_argument(
-        "--k",
-        type=whole_number(1, MAX_K),
-        default=STANDARD.k,
-        help=f"steps from the centre to a goal, 1..{MAX_K} (default {STANDARD.k}; the simplified game: 3)",
-    )
+    add_parameter_with_default(footstep, game.by_name["k"], "the simplified game's is 3")
     footstep.add_argument("--state", metavar="X,Y,Z", help="one state instead: player 1's points, player 2's, marker")
     footstep.add_argument("--json", action="store_true", help="one JSON object")
     footstep.add_argument("--no-cache", action="store_true", help="solve afresh instead of reading the disk cache")

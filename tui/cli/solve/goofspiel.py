@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable
 
 from core.goofspiel import CARDS_PARAMETER, MAX_SOLVED_CARDS
-from tui.arguments import parameter_type
+from tui.arguments import add_parameter_with_default
 
 
 def add_commands(solvers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -21,9 +21,7 @@ def add_commands(solvers: argparse._SubParsersAction[argparse.ArgumentParser]) -
         f"deck): the game's value and each first prize's equilibrium bids. N = {MAX_SOLVED_CARDS} takes about half "
         "a minute.",
     )
-    goofspiel.add_argument(
-        "--cards", type=parameter_type(CARDS_PARAMETER), default=CARDS_PARAMETER.default, help=CARDS_PARAMETER.help
-    )
+    add_parameter_with_default(goofspiel, CARDS_PARAMETER)
     goofspiel.add_argument("--json", action="store_true", help="one JSON object instead of the table")
 
 

@@ -9,7 +9,9 @@ import sys
 import time
 from collections.abc import Callable
 
-from tui.cli.common import plural, whole_number
+from core.games import game_type
+from tui.arguments import add_parameter_with_default
+from tui.cli.common import plural
 from tui.config import TCG_APP_MAX_N
 
 #: The largest n solved (the app's too; see ``tui.config`` for the times measured).
@@ -22,9 +24,7 @@ def add_commands(solvers: argparse._SubParsersAction[argparse.ArgumentParser]) -
         help="Twice Clap Game: equilibrium strategies and win probabilities",
         description="Markov-game value iteration with batched stage games and policy evaluation.",
     )
-    tcg.add_argument(
-        "--n", type=whole_number(1, MAX_N), default=3, help=f"most points a player can hold, 1..{MAX_N} (default 3)"
-    )
+    add_parameter_with_default(tcg, game_type("tcg").by_name["n"])
     tcg.add_argument("--json", action="store_true", help="one JSON object instead of the tables")
     tcg.add_argument("--no-cache", action="store_true", help="solve afresh instead of reading the cache")
 
