@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from pilot_helpers import run, settle_workers
+from pilot_helpers import run, settle_workers, wait_for
 from textual.pilot import Pilot
 from textual.widgets import Input, OptionList
 
@@ -218,6 +218,25 @@ def test_a_game_in_progress_is_offered_on_the_menu_and_resumed_as_it_was(name: s
             assert resumed.keeper is not None and resumed.keeper.slot is not None
             assert resumed.keeper.slot.id == saved.stem  # going on in its own slot
             assert not notifications(second)
+
+    run(test)
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_esc_to_the_menu_offers_the_game_just_left_at_the_top(name: str, state_dir: Path) -> None:
+    """Back on the menu, the game just left is the first entry, ready to resume (its slot is let go before the menu
+    lists the saves, not whenever the game's screen happens to go)."""
+    config, drive, words = GAMES[name]
+
+    async def test() -> None:
+        app = app_for(config)
+        async with app.run_test(size=SIZE) as pilot:
+            await drive(app, pilot)
+            [saved] = slots(state_dir)
+            await pilot.press("escape")
+            await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
+            option_id, prompt = menu_options(app)[0]
+            assert option_id == f"resume:{saved.stem}" and prompt.startswith(f"Resume: {words}"), prompt
 
     run(test)
 

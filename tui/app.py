@@ -348,6 +348,9 @@ class NashplayApp(App[None]):
 
     @on(ShowMenu)
     def _show_menu(self) -> None:
+        # The game left goes on the menu's Resume list: its slot is let go now, not when its screen is unmounted
+        # (after the menu has listed the saves).
+        self._release_shown_game()
         self._show(MenuScreen())
 
     @on(OpenGame)
@@ -436,11 +439,15 @@ class NashplayApp(App[None]):
         if not isinstance(self.screen, help_screen):
             self.push_screen(help_screen(getattr(self.screen, "help_topic", "general")))
 
-    def action_recent_games(self) -> None:
-        """The recent games, in place of the current screen (a game there is saved: it is among them)."""
+    def _release_shown_game(self) -> None:
+        """The game on the screen closes now: its save slot is let go (listed with the others, free to resume)."""
         keeper = getattr(self.screen, "keeper", None)
         if isinstance(keeper, GameKeeper):
-            keeper.release()  # the game shown closes now: listed with the others, free to resume
+            keeper.release()
+
+    def action_recent_games(self) -> None:
+        """The recent games, in place of the current screen (a game there is saved: it is among them)."""
+        self._release_shown_game()
         self._show(load_screen("tui.screens.recent:RecentGamesScreen")())
 
     def action_last_game(self) -> None:

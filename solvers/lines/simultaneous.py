@@ -135,6 +135,19 @@ def _how(seed: int | None) -> tuple[str, str]:
     return "sampled", f"actions drawn from the mixes (seed {seed})"
 
 
+def _bids_text(mix: Sequence[tuple[int, float]]) -> str:
+    """A mix of bids or cards in a row: the likeliest ``SHOWN_BIDS`` as ``bid:probability``, and how many more."""
+    likeliest = sorted(((bid, p) for bid, p in mix if p > TIE), key=lambda item: (-item[1], item[0]))
+    shown = " ".join(f"{bid}:{round_like_source(p)}" for bid, p in likeliest[:SHOWN_BIDS])
+    more = len(likeliest) - SHOWN_BIDS
+    return shown + (f" +{more} more" if more > 0 else "")
+
+
+def _bids_data(played: _Round[int]) -> dict[str, object]:
+    """Both players' whole mixes of bids or cards, for the JSON."""
+    return {f"p{side + 1}": {str(bid): p for bid, p in mix} for side, mix in enumerate(played.stage.mixes)}
+
+
 def _figures(
     rounds: Sequence[_Round[A]],
     ending: str,
@@ -244,29 +257,20 @@ def footstep_line(
     rounds, ending = _play(state, judge, seed, bound)
     key, how = _how(seed)
 
-    def mix_text(mix: Sequence[tuple[int, float]]) -> str:
-        likeliest = sorted(mix, key=lambda item: (-item[1], item[0]))
-        shown = " ".join(f"{bid}:{round_like_source(p)}" for bid, p in likeliest[:SHOWN_BIDS])
-        more = len(likeliest) - SHOWN_BIDS
-        return shown + (f" +{more} more" if more > 0 else "")
-
     def row(played: _Round[int]) -> str:
-        mixes = [mix_text(mix) for mix in played.stage.mixes]
+        mixes = [_bids_text(mix) for mix in played.stage.mixes]
         joint = f"{played.joint[0]}:{played.joint[1]}"
         value = f"{played.stage.value:+.3f}"
         return f"{played.state:<9} {value:<7} {mixes[0]:<30} {mixes[1]:<30} {joint:<7} {played.chance:.2f}"
 
     def comment(played: _Round[int]) -> str:
-        mixes = [mix_text(mix) for mix in played.stage.mixes]
+        mixes = [_bids_text(mix) for mix in played.stage.mixes]
         return (
             f"at {played.state} player 1's value {played.stage.value:+.3f} points; bids (bid:probability) "
             f"{mixes[0]} and {mixes[1]}; this round's chance {played.chance:.2f}"
         )
 
-    def data(played: _Round[int]) -> dict[str, object]:
-        return {f"p{side + 1}": {str(bid): p for bid, p in mix} for side, mix in enumerate(played.stage.mixes)}
-
-    figures = _figures(rounds, ending, lambda joint: f"{joint[0]}:{joint[1]}", row, comment, data)
+    figures = _figures(rounds, ending, lambda joint: f"{joint[0]}:{joint[1]}", row, comment, _bids_data)
     header = f"{'state':<9} {'value':<7} {'player 1 bids':<30} {'player 2 bids':<30} {'played':<7} chance"
     title = f"Footstep (n = {n}, k = {k}), equilibrium play: {how}"
     return _equilibrium_line(key, how, title, state, figures, ending, header, {"n": n, "k": k, "seed": seed})
@@ -293,29 +297,20 @@ def goofspiel_line(cards: int = 5, seed: int | None = None, bound: int = BOUND) 
     rounds, ending = _play(state, judge, seed, bound)
     key, how = _how(seed)
 
-    def mix_text(mix: Sequence[tuple[int, float]]) -> str:
-        likeliest = sorted(((card, p) for card, p in mix if p > TIE), key=lambda item: (-item[1], item[0]))
-        shown = " ".join(f"{card}:{round_like_source(p)}" for card, p in likeliest[:SHOWN_BIDS])
-        more = len(likeliest) - SHOWN_BIDS
-        return shown + (f" +{more} more" if more > 0 else "")
-
     def row(played: _Round[int]) -> str:
-        mixes = [mix_text(mix) for mix in played.stage.mixes]
+        mixes = [_bids_text(mix) for mix in played.stage.mixes]
         joint = f"{played.joint[0]}:{played.joint[1]}"
         value = f"{played.stage.value:+.3f}"
         return f"{played.state:<20} {value:<7} {mixes[0]:<26} {mixes[1]:<26} {joint:<6} {played.chance:.2f}"
 
     def comment(played: _Round[int]) -> str:
-        mixes = [mix_text(mix) for mix in played.stage.mixes]
+        mixes = [_bids_text(mix) for mix in played.stage.mixes]
         return (
             f"at {played.state} player 1's expected result {played.stage.value:+.3f}; cards (card:probability) "
             f"{mixes[0]} and {mixes[1]}; this round's chance {played.chance:.2f}"
         )
 
-    def data(played: _Round[int]) -> dict[str, object]:
-        return {f"p{side + 1}": {str(card): p for card, p in mix} for side, mix in enumerate(played.stage.mixes)}
-
-    figures = _figures(rounds, ending, lambda joint: f"{joint[0]}:{joint[1]}", row, comment, data)
+    figures = _figures(rounds, ending, lambda joint: f"{joint[0]}:{joint[1]}", row, comment, _bids_data)
     header = f"{'position':<20} {'value':<7} {'player 1 cards':<26} {'player 2 cards':<26} {'played':<6} chance"
     title = f"Goofspiel (N = {cards}, deck {deck} dealt from seed {deal}), equilibrium play: {how}"
     return _equilibrium_line(key, how, title, state, figures, ending, header, {"cards": cards, "seed": seed})

@@ -6,17 +6,19 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast
 
+from rich.text import Text
 from textual.content import Content
 from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Header
+from textual.widgets import Footer, Header, Static
 
 from core.game import Game, Side
 from core.record import Record
 from tui.games import game_entry
 from tui.local_session import LocalSession
+from tui.messages import OpenReview
 from tui.saves import GameKeeper, SaveSlot, SaveStore
 from tui.theme import Glyphs
 
@@ -261,6 +263,32 @@ class LocalGameScreen(NashplayScreen, Generic[StateT]):
     def save_record(self) -> tuple[bool, str]:
         """The save key: the record into ``records/``; whether it was saved, and what to say."""
         return self.session.save_record(self.nashplay.saves)
+
+    # ---- what every local game screen does alike: its message line, saving, the review
+
+    #: The message line's text (tests read it).
+    message_text = ""
+
+    def say(self, text: str, error: bool = False) -> None:
+        """One line in the screen's ``#message`` (as text, never markup); an error is bold and marked ``-error``."""
+        self.message_text = text
+        message = self.query_one("#message", Static)
+        message.update(Text(text, style="bold" if error else "", end=""))
+        message.set_class(error, "-error")
+
+    def review_title(self) -> str:
+        """The review screen's title for this game."""
+        raise NotImplementedError
+
+    def action_save_record(self) -> None:
+        saved, message = self.save_record()
+        self.say(message, not saved)
+
+    def action_review(self) -> None:
+        if not self.state.is_terminal():
+            self.say("The review comes after the game", error=True)
+            return
+        self.post_message(OpenReview(self.record(), self.review_title()))
 
     def on_unmount(self) -> None:
         # Textual calls this as well as a subclass's own on_unmount (each class's handler in the MRO).

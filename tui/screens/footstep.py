@@ -34,7 +34,7 @@ from solvers.footstep_learning import BidTables, LearnerPlayer
 from solvers.players import tell_game_over
 from tui.config import FOOTSTEP_APP_MAX, FootstepConfig
 from tui.local_session import LocalSession
-from tui.messages import OpenGame, OpenLearningCurves, OpenReview, ShowMenu
+from tui.messages import OpenGame, OpenLearningCurves, ShowMenu
 from tui.saves import SaveSlot
 from tui.screens.base import LocalGameScreen
 from tui.screens.solving import BackgroundSolve, Progress, SolveDone, SolveFailed, SolveProgress
@@ -245,10 +245,6 @@ class FootstepScreen(LocalGameScreen[FootstepState]):
             self._new_round()
 
     # ---- rounds
-
-    def say(self, text: str) -> None:
-        self.message_text = text
-        self.query_one("#message", Static).update(text)
 
     @property
     def learner(self) -> BidTables | None:
@@ -533,16 +529,8 @@ class FootstepScreen(LocalGameScreen[FootstepState]):
 
     # ---- records: kept as the game goes, saved, reviewed; a rematch
 
-    def action_save_record(self) -> None:
-        _, message = self.save_record()
-        self.say(message)
-
-    def action_review(self) -> None:
-        if not self.state.is_terminal():
-            self.say("The review comes after the game")
-            return
-        title = f"Review: Footstep, n = {self.n}, k = {self.k}, against {self.opponent} ({self.state.outcome()})"
-        self.post_message(OpenReview(self.record(), title))
+    def review_title(self) -> str:
+        return f"Review: Footstep, n = {self.n}, k = {self.k}, against {self.opponent} ({self.state.outcome()})"
 
     def action_rematch(self) -> None:
         if not self.state.is_terminal():

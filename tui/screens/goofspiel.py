@@ -35,7 +35,7 @@ from solvers.catalogue import make_player, players_for
 from solvers.goofspiel import game_value, solve_position
 from tui.config import GoofspielConfig
 from tui.local_session import LocalSession
-from tui.messages import OpenGame, OpenReview, ShowMenu
+from tui.messages import OpenGame, ShowMenu
 from tui.saves import SaveSlot
 from tui.screens.base import LocalGameScreen
 from tui.screens.solving import BackgroundSolve, Progress, SolveDone, SolveFailed, SolveProgress
@@ -197,10 +197,6 @@ class GoofspielScreen(LocalGameScreen[GoofspielState]):
         self.refresh_view()
 
     # ---- rounds
-
-    def say(self, text: str) -> None:
-        self.message_text = text
-        self.query_one("#message", Static).update(text)
 
     def _ready(self) -> bool:
         return self.solved == self.cards
@@ -382,16 +378,8 @@ class GoofspielScreen(LocalGameScreen[GoofspielState]):
 
     # ---- records: kept as the game goes, saved, reviewed; a rematch
 
-    def action_save_record(self) -> None:
-        _, message = self.save_record()
-        self.say(message)
-
-    def action_review(self) -> None:
-        if not self.state.is_terminal():
-            self.say("The review comes after the game")
-            return
-        title = f"Review: Goofspiel, N = {self.cards}, against {self.opponent} ({self.state.outcome()})"
-        self.post_message(OpenReview(self.record(), title))
+    def review_title(self) -> str:
+        return f"Review: Goofspiel, N = {self.cards}, against {self.opponent} ({self.state.outcome()})"
 
     def action_rematch(self) -> None:
         if not self.state.is_terminal():

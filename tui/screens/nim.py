@@ -47,7 +47,7 @@ from solvers.catalogue import make_player, strongest
 from solvers.grundy import Analysis
 from tui.config import NimConfig
 from tui.local_session import LocalSession
-from tui.messages import OpenGame, OpenReview, ShowMenu
+from tui.messages import OpenGame, ShowMenu
 from tui.saves import SaveSlot
 from tui.screens.base import LocalGameScreen, OpponentFailed, OpponentMoved
 from tui.widgets.advice import AdvicePanel
@@ -384,12 +384,6 @@ class NimScreen(LocalGameScreen[HeapGameState]):
         text.append(("\n" + " " * len("Moves: ")).join(lines))
         return text
 
-    def say(self, text: str, error: bool = False) -> None:
-        self.message_text = text
-        message = self.query_one("#message", Static)
-        message.update(Text(text, style="bold" if error else ""))
-        message.set_class(error, "-error")
-
     def _position_changed(self, fresh: bool = True) -> None:
         """After a move, an undo or a new start: a new version, the view, the advice, maybe the opponent."""
         self.version += 1
@@ -599,16 +593,9 @@ class NimScreen(LocalGameScreen[HeapGameState]):
         """Save the record whenever asked (the palette's entry; the key after the game)."""
         self.action_save_record()
 
-    def action_save_record(self) -> None:
-        saved, message = self.save_record()
-        self.say(message, not saved)
-
-    def action_review(self) -> None:
-        if not self.state.is_terminal():
-            self.say("The review comes after the game", error=True)
-            return
+    def review_title(self) -> str:
         title = rule_title(self.config.rule) + (" (misere)" if self.config.misere else "")
-        self.post_message(OpenReview(self.record(), f"Review: {title}, heaps {format_heaps(self.config.heaps)}"))
+        return f"Review: {title}, heaps {format_heaps(self.config.heaps)}"
 
     def action_rematch(self) -> None:
         if not self.state.is_terminal():

@@ -31,7 +31,7 @@ from solvers.catalogue import make_player
 from solvers.tcg import ACTIONS, TcgSolution, load_solution, round_like_source
 from tui.config import TCG_APP_MAX_N, TcgConfig, TcgMode
 from tui.local_session import LocalSession
-from tui.messages import OpenGame, OpenReview, ShowMenu
+from tui.messages import OpenGame, ShowMenu
 from tui.saves import SaveSlot
 from tui.screens.base import LocalGameScreen
 from tui.screens.solving import BackgroundSolve, Progress, SolveDone, SolveFailed, SolveProgress
@@ -249,10 +249,6 @@ class TcgScreen(LocalGameScreen[TcgState]):
         self.refresh_view()
 
     # ---- what is shown
-
-    def say(self, text: str) -> None:
-        self.message_text = text
-        self.query_one("#message", Static).update(text)
 
     def _new_suggestion(self) -> None:
         self.own_override = None
@@ -516,16 +512,8 @@ class TcgScreen(LocalGameScreen[TcgState]):
         self.session.opponent = "equilibrium" if mode == "versus" else "someone (advisor mode)"
         self.session.tags["Mode"] = mode
 
-    def action_save_record(self) -> None:
-        _, message = self.save_record()
-        self.say(message)
-
-    def action_review(self) -> None:
-        if not self.state.is_terminal():
-            self.say("The review comes after the game")
-            return
-        outcome = self.state.outcome()
-        self.post_message(OpenReview(self.record(), f"Review: Twice Clap Game, n = {self.n} ({outcome})"))
+    def review_title(self) -> str:
+        return f"Review: Twice Clap Game, n = {self.n} ({self.state.outcome()})"
 
     def action_rematch(self) -> None:
         if not self.state.is_terminal():
