@@ -134,3 +134,17 @@ def test_arena_bounds_each_games_own_options(
 ) -> None:
     monkeypatch.setattr("solvers.arena.run_match", not_called)
     assert message in refused(["arena", game, "--players", "random,random", *argv], capsys)
+
+
+def test_save_refuses_a_folder_that_holds_an_earlier_matchs_records(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--save DIR`` once wrote over the records an earlier match had left in DIR (both name their games
+    ``game-0001.ngr`` and on); it now refuses before the first game, and the earlier records stay as they were."""
+    earlier = tmp_path / "game-0001.ngr"
+    earlier.write_text("an earlier match's record\n")
+    (tmp_path / "game-0002.ngr").write_text("another\n")
+    monkeypatch.setattr("solvers.arena.run_match", not_called)
+    err = refused(["arena", "nim", "--players", "perfect,random", "--games", "2", "--save", str(tmp_path)], capsys)
+    assert "already holds an earlier match's records (game-0001.ngr and 1 more)" in err
+    assert earlier.read_text() == "an earlier match's record\n"

@@ -157,11 +157,19 @@ def _params(args: argparse.Namespace) -> GameParams:
 
 def check_save_dir(folder: str) -> str | None:
     """Why records cannot be written in ``folder`` (made if missing), or ``None``: asked before the first game, so
-    that a match does not play on (or fail after its games) towards a folder it cannot write."""
+    that a match does not play on (or fail after its games) towards a folder it cannot write, nor write over the
+    records of an earlier match there (its games are named ``game-0001.ngr`` and on, as this one's would be)."""
     try:
         prepare_record_folder(Path(folder))
+        earlier = sorted(path.name for path in Path(folder).glob("game-*.ngr"))
     except OSError as error:
         return f"--save: cannot write records in {quoted(folder)}: {error.strerror or error}"
+    if earlier:
+        held = f"{earlier[0]}" + (f" and {len(earlier) - 1:,} more" if len(earlier) > 1 else "")
+        return (
+            f"--save: {quoted(folder)} already holds an earlier match's records ({held}), which this match would "
+            "write over: give another folder, or empty this one"
+        )
     return None
 
 
