@@ -102,8 +102,9 @@ def test_the_save_folder_hides_the_opponents_secret_until_the_game_ends(state_di
         app = play_app(variant="geister", setup="BBBBRRRR")
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
-            await type_move(app, pilot, "b1-b2")
+            await type_move(app, pilot, "b2-b3")  # a move of the game: from here it is kept
             session = app.screen.session  # type: ignore[attr-defined]
+            assert session.state.moves()
             [saved] = saved_slots(state_dir)
             text = saved.read_text()
             public = Record.load(saved)
@@ -129,7 +130,8 @@ def test_a_new_game_keeps_the_unfinished_one(state_dir: Path) -> None:
         second = play_app()
         async with second.run_test(size=SIZE) as pilot:
             await pilot.pause()
-            await type_move(second, pilot, "a1-a2")
+            await first_move(second, pilot)
+            assert second.screen.session.state.moves()  # type: ignore[attr-defined]
             assert old.read_text() == old_text
             assert len(saved_slots(state_dir)) == 2
         third = NashplayApp(ai_delay=0)
@@ -375,3 +377,22 @@ def test_the_menu_says_how_many_unfinished_games_it_does_not_list(state_dir: Pat
             assert (options[MAX_LISTED + 1][0] or "").startswith("game:")
 
     run(test)
+
+
+def test_a_game_left_before_any_move_is_not_kept(state_dir: Path) -> None:
+    """Set-ups chosen, nothing played: leaving keeps nothing (such games once filled the menu with "0 plies played"
+    entries; a game with a move is kept, as the Ctrl-C test above shows)."""
+
+    async def test() -> None:
+        config = GeisterConfig("mini-geister", Side.P1, "random", "BR", SEED)
+        app = NashplayApp(tui_app.StartRequest.for_config(config), ai_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, GameScreen) and screen.session.humans_turn
+            assert not screen.session.state.moves()  # set up, nothing played
+            await pilot.press("ctrl+c")
+            await pilot.pause()
+
+    run(test)
+    assert saved_slots(state_dir) == []

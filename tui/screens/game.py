@@ -116,8 +116,10 @@ class GameScreen(BoardScreen):
 
     def on_mount(self) -> None:
         super().on_mount()
-        # A game is kept from its start: the set-ups it hides are a game already.
-        self.keeper = GameKeeper(self.nashplay.saves, self.slot, keep_unstarted=True)
+        # A game is kept from its first move: one left with nothing but its set-ups played was listed on the menu as
+        # "0 plies played" (a dozen of them pushed the games off an 80x24 menu), and there is nothing in it to go on
+        # with that a new game does not give.
+        self.keeper = GameKeeper(self.nashplay.saves, self.slot)
         variant = self.session.variant
         human, opponent = self.session.human, self.session.opponent.name
         order = "moves first" if human is Side.P1 else "moves second"
