@@ -204,11 +204,14 @@ def mini_geister_3v2(colours: Literal["rrb", "rbb"], three_piece_side: Side = Si
     p1_three = three_piece_side is Side.P1
     counts = ((blues, reds), (1, 1)) if p1_three else ((1, 1), (blues, reds))
     name = f"mini-geister-{'3v2' if p1_three else '2v3'}-{colours}"
+    # Player 1's pieces first, as the name says (3v2, 2v3), and whose the three pieces are, with their colours.
+    counted = "3 vs 2" if p1_three else "2 vs 3"
     who = "player 1" if p1_three else "player 2"
+    pieces = "-".join(colours.replace("r", "red ").replace("b", "blue ").split())
     return replace(
         MINI_GEISTER,
         name=name,
-        title=f"Mini-Geister 3 vs 2 ({'-'.join(colours.replace('r', 'red ').replace('b', 'blue ').split())}, {who})",
+        title=f"Mini-Geister {counted} ({who}: {pieces})",
         setup_squares=(three[0], two[1]) if p1_three else (two[0], three[1]),
         blues=(counts[0][0], counts[1][0]),
         reds=(counts[0][1], counts[1][1]),

@@ -244,3 +244,17 @@ def test_partly_known_set_ups_round_trip_and_keep_the_counts() -> None:
     state.apply(GEISTER.parse_setup("BRRBBRRB", Side.P1))
     state.apply(setup)
     assert state.setup(Side.P2) == setup
+
+
+def test_a_3_vs_2_variants_title_counts_the_pieces_in_the_order_its_name_does() -> None:
+    """``mini-geister-2v3-rrb`` was titled "Mini-Geister 3 vs 2 (red-red-blue, player 2)": its name counts player
+    1's pieces first, its title the three-piece side's. Both now count player 1's first and say whose the three are."""
+    from core.geister import VARIANTS
+
+    titles = {name: variant.title for name, variant in VARIANTS.items() if name.startswith("mini-geister-")}
+    assert titles == {
+        "mini-geister-3v2-rrb": "Mini-Geister 3 vs 2 (player 1: red-red-blue)",
+        "mini-geister-3v2-rbb": "Mini-Geister 3 vs 2 (player 1: red-blue-blue)",
+        "mini-geister-2v3-rrb": "Mini-Geister 2 vs 3 (player 2: red-red-blue)",
+        "mini-geister-2v3-rbb": "Mini-Geister 2 vs 3 (player 2: red-blue-blue)",
+    }

@@ -123,7 +123,7 @@ class GameScreen(BoardScreen):
         variant = self.session.variant
         human, opponent = self.session.human, self.session.opponent.name
         order = "moves first" if human is Side.P1 else "moves second"
-        short = variant.title.split(" (")[0]  # "Mini-Geister 3 vs 2 (red-blue-blue, player 1)": the part before
+        short = variant.title.split(" (")[0]  # "Mini-Geister 3 vs 2 (player 1: red-blue-blue)": the part before
         self.set_titles(
             (f"{variant.title} vs {opponent}", f"you are {human} ({order})"),
             (f"{variant.title} vs {opponent}", f"you are {human}"),
