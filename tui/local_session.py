@@ -21,7 +21,6 @@ from core.game import Game, Side
 from core.game_type import MAX_SEED
 from core.games import game_type
 from core.record import Record
-from solvers.catalogue import make_player
 from tui.games import GAMES, Config, SavedGame
 from tui.session import resumable
 
@@ -68,34 +67,6 @@ def game_record(
 def secret_tags(seed: int) -> dict[str, str]:
     """What resuming a game needs and its record must not show while it runs: the seed of the generators."""
     return {"Seed": str(seed)}
-
-
-def keep_local_game(keeper: GameKeeper | None, record: Record, finished: bool, secret: dict[str, str]) -> str | None:
-    """Keep a local game (TCG, Footstep, Nim, Goofspiel) as it goes: in progress in its slot (``secret``: the tags the
-    record must not show yet, such as the seed), finished also in ``records/``. The problem in words when it cannot
-    be kept (the screen reports it once), else ``None``."""
-    if keeper is None:
-        return None
-    try:
-        if finished:
-            keeper.keep(record, {}, record)
-        else:
-            keeper.keep(record, secret)
-    except OSError as error:
-        where = keeper.store.state
-        return f"This game cannot be saved in {where} ({error.strerror or error}); it will be lost if nashplay stops."
-    return None
-
-
-def save_local_record(keeper: GameKeeper | None, store: SaveStore, record: Record) -> tuple[bool, str]:
-    """The user's save key in a TCG, Footstep or Nim game: the record into ``records/`` (where the finished game is
-    kept already, if it is finished); whether it was saved, and what to say."""
-    kept = keeper.finished if keeper is not None else None
-    try:
-        path = store.keep_record(record, kept)
-    except OSError as error:
-        return False, f"Could not save the record in {store.records}: {error.strerror or error}"
-    return True, f"Saved to {path}"
 
 
 def resumed_seed(seed: int, ply: int) -> int:
@@ -213,13 +184,33 @@ class LocalSession(Generic[StateT]):
     # ---- kept on disk
 
     def keep(self) -> str | None:
-        """Keep the game as it stands (in its slot while it runs, in ``records/`` once over); the problem in words
-        when it cannot be kept (the screen reports it once), else ``None``."""
-        return keep_local_game(self.keeper, self.record(), self.over, self.secret())
+        """Keep the game as it stands (in its slot while it runs, with ``secret`` apart; in ``records/`` once over);
+        the problem in words when it cannot be kept (the screen reports it once), else ``None``."""
+        keeper = self.keeper
+        if keeper is None:
+            return None
+        record = self.record()
+        try:
+            if self.over:
+                keeper.keep(record, {}, record)
+            else:
+                keeper.keep(record, self.secret())
+        except OSError as error:
+            where = keeper.store.state
+            return (
+                f"This game cannot be saved in {where} ({error.strerror or error}); it will be lost if nashplay stops."
+            )
+        return None
 
     def save_record(self, store: SaveStore) -> tuple[bool, str]:
-        """The user's save key: the record into ``records/``; whether it was saved, and what to say."""
-        return save_local_record(self.keeper, store, self.record())
+        """The user's save key: the record into ``records/`` (where the finished game is kept already, if it is
+        finished); whether it was saved, and what to say."""
+        kept = self.keeper.finished if self.keeper is not None else None
+        try:
+            path = store.keep_record(self.record(), kept)
+        except OSError as error:
+            return False, f"Could not save the record in {store.records}: {error.strerror or error}"
+        return True, f"Saved to {path}"
 
     def new_game(self, state: StateT) -> None:
         """Start ``state``: the game played so far stays where it is kept (in progress: offered for resume)."""
@@ -239,8 +230,3 @@ class LocalSession(Generic[StateT]):
         except IndexError:
             return False
         return True
-
-    @staticmethod
-    def player(name: str, game: str) -> Any:
-        """The catalogue's ``name`` player of ``game`` (``None`` for ``human``: two people at one keyboard)."""
-        return None if name == "human" else make_player(name, game)

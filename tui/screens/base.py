@@ -255,10 +255,9 @@ class LocalGameScreen(NashplayScreen, Generic[StateT]):
         if problem is not None:
             self.nashplay.report_save_problem(problem)
 
-    def _new_game(self) -> None:
-        """The game played so far stays where it is kept (in progress: offered for resume); the next one is new."""
-        if self.session.keeper is not None:
-            self.session.keeper.abandon()
+    def new_game(self, state: StateT) -> None:
+        """Start ``state``: the game played so far stays where it is kept (in progress: offered for resume)."""
+        self.session.new_game(state)
 
     def save_record(self) -> tuple[bool, str]:
         """The save key: the record into ``records/``; whether it was saved, and what to say."""

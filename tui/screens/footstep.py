@@ -125,13 +125,14 @@ class FootstepScreen(LocalGameScreen[FootstepState]):
         #: Whether the footer shows the keys of a finished game (v, m).
         self._over_shown = False
         self.solution: FootstepSolution | None = None
-        self.solver: BackgroundSolve[tuple[FootstepSolution, str]] = BackgroundSolve(self, "footstep-solve")
+        self.solver: BackgroundSolve[tuple[FootstepSolution, str]] = BackgroundSolve(
+            self, "footstep-solve", bar="fs-solve"
+        )
         #: The opponent's catalogue name, and the player itself (``None`` while the learner trains).
         self.opponent_player: Any = None
         self.entry = ""
         self.secret_bid: int | None = None
         self.suggestion: int | None = None
-        self.message_text = ""
         self.scores: list[float] = []
 
     @property
@@ -194,8 +195,7 @@ class FootstepScreen(LocalGameScreen[FootstepState]):
 
     def solve(self, n: int, k: int) -> None:
         """Solve Footstep(n, k) in a worker thread (a solve of another size still running stops at its next level)."""
-        self.query_one(SolveBar).begin(f"Solving Footstep({n}, {k})")
-        self.solver.start((n, k), lambda progress: _solved_game(n, k, progress))
+        self.solver.start((n, k), lambda progress: _solved_game(n, k, progress), f"Solving Footstep({n}, {k})")
 
     @work(thread=True, exclusive=True, group="footstep-learner", exit_on_error=False)
     def train_learner(self, n: int, k: int) -> None:
@@ -210,7 +210,7 @@ class FootstepScreen(LocalGameScreen[FootstepState]):
     @on(SolveProgress)
     def _progress(self, event: SolveProgress) -> None:
         if self.solver.wants(event):
-            self.query_one(SolveBar).advance(event.done, event.total, event.words)
+            self.solver.advance(event)
             if self.solution is None:
                 self.say(event.words)
 
@@ -218,7 +218,6 @@ class FootstepScreen(LocalGameScreen[FootstepState]):
     def _solve_failed(self, event: SolveFailed) -> None:
         if self.solver.wants(event):
             self.solver.finished()
-            self.query_one(SolveBar).end()
             self.say(f"Solving Footstep({self.n}, {self.k}) failed: {event.error}")
 
     @on(Failed)
@@ -230,7 +229,6 @@ class FootstepScreen(LocalGameScreen[FootstepState]):
         if not self.solver.wants(event):
             return
         self.solver.finished()
-        self.query_one(SolveBar).end()
         solution, source = event.result
         self.solution = solution
         where = "from the cache" if source in ("cache", "memory") else f"solved in {solution.stats.seconds:.2f} s"
@@ -457,8 +455,7 @@ class FootstepScreen(LocalGameScreen[FootstepState]):
     def action_new_game(self) -> None:
         if not self.state.is_terminal() and self.state.history():
             self.say("New game (the unfinished one is not scored; it is kept for resume)")
-        self._new_game()
-        self.state = FootstepState(self.n, self.k)
+        self.new_game(FootstepState(self.n, self.k))
         self._new_round()
 
     def action_next_opponent(self) -> None:
@@ -477,8 +474,7 @@ class FootstepScreen(LocalGameScreen[FootstepState]):
                     f"Your opponent is now the {self.opponent} player.",
                 )
             )
-        self._new_game()
-        self.state = FootstepState(self.n, self.k)
+        self.new_game(FootstepState(self.n, self.k))
         self._new_round()
 
     def action_toggle_advice(self) -> None:
@@ -508,11 +504,10 @@ class FootstepScreen(LocalGameScreen[FootstepState]):
         if not (1 <= n <= max_n and 1 <= k <= max_k):
             self.say(f"In the app n is 1..{max_n} and k is 1..{max_k}, not {n},{k}")
             return
-        self._new_game()
         self.n, self.k = n, k
         self.solution = None
         self.scores = []
-        self.state = FootstepState(n, k)
+        self.new_game(FootstepState(n, k))
         self._titles()
         self.solve(n, k)
         self._meet_opponent()

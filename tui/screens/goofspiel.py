@@ -110,7 +110,7 @@ class GoofspielScreen(LocalGameScreen[GoofspielState]):
         self.session = LocalSession(start, config.human, config.opponent, seed, resumed=state is not None)
         self.opponent_player = make_player(self.opponent, "goofspiel")
         self.slot = slot
-        self.solver: BackgroundSolve[int] = BackgroundSolve(self, "goofspiel-solve")
+        self.solver: BackgroundSolve[int] = BackgroundSolve(self, "goofspiel-solve", bar="gs-solve")
         #: The N whose whole game the solver's tables hold (``None``: not yet).
         self.solved: int | None = None
         #: The opponent's bid for this round, drawn as the round opened (``None``: not drawn yet).
@@ -118,7 +118,6 @@ class GoofspielScreen(LocalGameScreen[GoofspielState]):
         self.advice: Advice | None = None
         #: Whether the footer shows the keys of a finished game (v, m).
         self._over_shown = False
-        self.message_text = ""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -159,21 +158,19 @@ class GoofspielScreen(LocalGameScreen[GoofspielState]):
 
     def _solve(self) -> None:
         cards = self.cards
-        self.query_one(SolveBar).begin(f"Solving Goofspiel, N = {cards}")
-        self.solver.start(cards, lambda progress: _solve_whole_game(cards, progress))
+        self.solver.start(cards, lambda progress: _solve_whole_game(cards, progress), f"Solving Goofspiel, N = {cards}")
         self.refresh_bindings()
         self.refresh_view()
 
     @on(SolveProgress)
     def _solve_progress(self, event: SolveProgress) -> None:
         if self.solver.wants(event):
-            self.query_one(SolveBar).advance(event.done, event.total, f"{event.words}; x cancels")
+            self.solver.advance(event, f"{event.words}; x cancels")
 
     @on(SolveFailed)
     def _solve_failed(self, event: SolveFailed) -> None:
         if self.solver.wants(event):
             self.solver.finished()
-            self.query_one(SolveBar).end()
             self.refresh_bindings()
             self.say(f"Solving Goofspiel, N = {self.cards} failed ({event.error}). Esc: the menu.")
 
@@ -182,7 +179,6 @@ class GoofspielScreen(LocalGameScreen[GoofspielState]):
         if not self.solver.wants(event):
             return
         self.solver.finished()
-        self.query_one(SolveBar).end()
         self.refresh_bindings()
         self.solved = event.result
         self.say(f"Your bid: press a card's digit ({cards_text(self.state.hand(self.human))}).")
@@ -191,7 +187,6 @@ class GoofspielScreen(LocalGameScreen[GoofspielState]):
     def action_cancel_solve(self) -> None:
         if self.solver.cancel() is None:
             return
-        self.query_one(SolveBar).end()
         self.refresh_bindings()
         self.say(f"Solving N = {self.cards} cancelled: nothing to play until it is solved. n tries again, Esc: menu.")
         self.refresh_view()
@@ -353,7 +348,7 @@ class GoofspielScreen(LocalGameScreen[GoofspielState]):
         self.refresh_view()
 
     def _fresh_game(self) -> None:
-        self.session.new_game(GoofspielState(self.cards, seed=self.rng.randrange(MAX_SEED)))
+        self.new_game(GoofspielState(self.cards, seed=self.rng.randrange(MAX_SEED)))
 
     def action_new_game(self) -> None:
         if not self.state.is_terminal() and self.state.history():

@@ -166,7 +166,6 @@ class NimScreen(LocalGameScreen[HeapGameState]):
         self.take = 1
         self.run_start = 0
         self.analysis: Analysis | None = None
-        self.message_text = ""
 
     # ---- layout
 
@@ -562,8 +561,7 @@ class NimScreen(LocalGameScreen[HeapGameState]):
 
     def action_restart(self) -> None:
         self._cancel_work()
-        self._new_game()
-        self.state = HeapGameState(self.config.heaps, self.config.rule, self.config.misere)
+        self.new_game(HeapGameState(self.config.heaps, self.config.rule, self.config.misere))
         self.say("The same game again, from the start")
         self._position_changed()
 

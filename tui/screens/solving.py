@@ -11,13 +11,16 @@ group and the key (what was being solved): a screen handles only the answer to t
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
+from textual.css.query import NoMatches
 from textual.message import Message
 from textual.worker import get_current_worker
 
 from tui.screens.base import NashplayScreen
+from tui.widgets.solve_bar import SolveBar
 
 __all__ = ["BackgroundSolve", "Progress", "SolveCancelledError", "SolveDone", "SolveFailed", "SolveProgress"]
 
@@ -57,13 +60,18 @@ class SolveFailed(_SolveMessage):
 
 
 class BackgroundSolve(Generic[ResultT]):
-    """The solves of one kind (``group``) for ``screen``: at most one running; the newest is the one wanted."""
+    """The solves of one kind (``group``) for ``screen``: at most one running; the newest is the one wanted. Its
+    progress shows on the screen's ``SolveBar`` of id ``bar`` (begun, moved and ended here)."""
 
-    def __init__(self, screen: NashplayScreen, group: str) -> None:
+    def __init__(self, screen: NashplayScreen, group: str, bar: str) -> None:
         self.screen = screen
         self.group = group
+        self.bar = bar
         #: What the solve still wanted is solving (``None``: none runs, or it was cancelled).
         self.key: object | None = None
+
+    def _bar(self) -> SolveBar:
+        return self.screen.query_one(f"#{self.bar}", SolveBar)
 
     @property
     def running(self) -> bool:
@@ -73,9 +81,11 @@ class BackgroundSolve(Generic[ResultT]):
         """Whether ``message`` answers the solve still wanted (older and cancelled ones are dropped)."""
         return message.group == self.group and self.key is not None and message.key == self.key
 
-    def start(self, key: object, work: Callable[[Progress], ResultT]) -> None:
-        """Solve ``work`` for ``key`` in a worker thread (a solve already running for another key stops itself)."""
+    def start(self, key: object, work: Callable[[Progress], ResultT], words: str) -> None:
+        """Solve ``work`` for ``key`` in a worker thread (a solve already running for another key stops itself);
+        ``words`` say what is solved until its first report."""
         self.key = key
+        self._bar().begin(words)
         screen, group = self.screen, self.group
 
         def run() -> None:
@@ -97,13 +107,20 @@ class BackgroundSolve(Generic[ResultT]):
 
         screen.run_worker(run, thread=True, group=group, exclusive=True, exit_on_error=False, name=f"{group} {key}")
 
+    def advance(self, event: SolveProgress, words: str | None = None) -> None:
+        """Show the wanted solve's progress on the bar (``words``: instead of the solve's own)."""
+        self._bar().advance(event.done, event.total, event.words if words is None else words)
+
     def finished(self) -> None:
         """The wanted solve's answer has been taken: nothing runs any more."""
         self.key = None
+        self._bar().end()
 
     def cancel(self) -> object | None:
         """Stop the wanted solve (at its next report); what it was solving, or ``None`` when nothing ran."""
         cancelled, self.key = self.key, None
         if cancelled is not None:
             self.screen.workers.cancel_group(self.screen, self.group)
+            with contextlib.suppress(NoMatches):  # a screen going away has no bar left to end
+                self._bar().end()
         return cancelled

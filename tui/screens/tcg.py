@@ -122,8 +122,7 @@ class TcgScreen(LocalGameScreen[TcgState]):
         self.own_override: TcgAction | None = None
         #: An action that loses at once (too few points for it), pressed once: the same key again plays it.
         self.warned: TcgAction | None = None
-        self.message_text = ""
-        self.solver: BackgroundSolve[tuple[TcgSolution, str]] = BackgroundSolve(self, "tcg-solve")
+        self.solver: BackgroundSolve[tuple[TcgSolution, str]] = BackgroundSolve(self, "tcg-solve", bar="tcg-solve")
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -174,8 +173,7 @@ class TcgScreen(LocalGameScreen[TcgState]):
         """Solve ``n`` in the background (a solve of another n still running stops at its next sweep)."""
         self.solving = n
         self.solve_progress = None
-        self.query_one(SolveBar).begin(f"Solving n = {n}")
-        self.solver.start(n, lambda progress: _solved_game(n, progress))
+        self.solver.start(n, lambda progress: _solved_game(n, progress), f"Solving n = {n}")
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -189,7 +187,6 @@ class TcgScreen(LocalGameScreen[TcgState]):
     def _solve_failed(self, event: SolveFailed) -> None:
         if self.solver.wants(event):
             self.solver.finished()
-            self.query_one(SolveBar).end()
             n, self.solving = self.solving, None
             self.refresh_bindings()
             self.say(f"Solving n = {n} failed ({event.error}). Press n to try another n.")
@@ -200,7 +197,7 @@ class TcgScreen(LocalGameScreen[TcgState]):
         if self.solver.wants(event):
             residual = event.extra if isinstance(event.extra, float) else 0.0
             self.solve_progress = (event.done, residual)
-            self.query_one(SolveBar).advance(event.done, event.total, f"{event.words}; x cancels")
+            self.solver.advance(event, f"{event.words}; x cancels")
             self.say(self._solving_text())
             if self.solution is None:
                 self.refresh_view()
@@ -219,14 +216,12 @@ class TcgScreen(LocalGameScreen[TcgState]):
         if not self.solver.wants(event):
             return  # an answer for an n the user has cancelled or changed again
         self.solver.finished()
-        self.query_one(SolveBar).end()
         solution, source = event.result
         self.solving = None
         self.refresh_bindings()
         if self.n != solution.n:
-            self._new_game()
             self.n = solution.n
-            self.state = TcgState(self.n)
+            self.new_game(TcgState(self.n))
             self._titles()
         self.solution = solution
         seconds = solution.solution.seconds
@@ -240,7 +235,6 @@ class TcgScreen(LocalGameScreen[TcgState]):
             return
         cancelled, self.solving = self.solving, None
         self.solver.cancel()  # the solve stops itself at its next sweep
-        self.query_one(SolveBar).end()
         self.refresh_bindings()
         if self.solution is not None:
             self.say(f"Solving n = {cancelled} cancelled: the n = {self.n} game goes on.")
@@ -444,8 +438,7 @@ class TcgScreen(LocalGameScreen[TcgState]):
         self._titles()
 
     def action_restart(self) -> None:
-        self._new_game()
-        self.state = TcgState(self.n)
+        self.new_game(TcgState(self.n))
         self._new_suggestion()
         self.say(f"New game ({self.mode})")
         self.refresh_view()
@@ -485,9 +478,8 @@ class TcgScreen(LocalGameScreen[TcgState]):
             return
         if self.solution is None:
             # Nothing to play meanwhile: the screen waits for the new n.
-            self._new_game()
             self.n = n
-            self.state = TcgState(n)
+            self.new_game(TcgState(n))
             self._titles()
         self._start_solve(n)
         self.say(self._solving_text())
