@@ -148,6 +148,52 @@ def _bids_data(played: _Round[int]) -> dict[str, object]:
     return {f"p{side + 1}": {str(bid): p for bid, p in mix} for side, mix in enumerate(played.stage.mixes)}
 
 
+@dataclass(frozen=True)
+class _BidColumns:
+    """How a line whose actions are numbers (Footstep's bids, Goofspiel's cards) writes its rounds: the state's
+    column and its width, the action's name, the width of a mix and of the round played, and the value's words
+    (``{}`` for player 1's value)."""
+
+    state: str
+    state_width: int
+    action: str
+    mix_width: int
+    joint_width: int
+    value_words: str
+
+    def row(self, played: _Round[int]) -> str:
+        mixes = [_bids_text(mix) for mix in played.stage.mixes]
+        joint = f"{played.joint[0]}:{played.joint[1]}"
+        value = f"{played.stage.value:+.3f}"
+        return (
+            f"{played.state:<{self.state_width}} {value:<7} {mixes[0]:<{self.mix_width}} {mixes[1]:<{self.mix_width}} "
+            f"{joint:<{self.joint_width}} {played.chance:.2f}"
+        )
+
+    def comment(self, played: _Round[int]) -> str:
+        mixes = [_bids_text(mix) for mix in played.stage.mixes]
+        value = self.value_words.format(f"{played.stage.value:+.3f}")
+        return (
+            f"at {played.state} player 1's {value}; {self.action}s ({self.action}:probability) {mixes[0]} and "
+            f"{mixes[1]}; this round's chance {played.chance:.2f}"
+        )
+
+    def header(self) -> str:
+        mix = self.mix_width
+        return (
+            f"{self.state:<{self.state_width}} {'value':<7} {'player 1 ' + self.action + 's':<{mix}} "
+            f"{'player 2 ' + self.action + 's':<{mix}} {'played':<{self.joint_width}} chance"
+        )
+
+    def figures(self, rounds: Sequence[_Round[int]], ending: str) -> tuple[list[LineStep], str]:
+        """The line's steps and its header."""
+        return _figures(rounds, ending, _pair_text, self.row, self.comment, _bids_data), self.header()
+
+
+def _pair_text(joint: tuple[int, int]) -> str:
+    return f"{joint[0]}:{joint[1]}"
+
+
 def _figures(
     rounds: Sequence[_Round[A]],
     ending: str,
@@ -257,21 +303,8 @@ def footstep_line(
     rounds, ending = _play(state, judge, seed, bound)
     key, how = _how(seed)
 
-    def row(played: _Round[int]) -> str:
-        mixes = [_bids_text(mix) for mix in played.stage.mixes]
-        joint = f"{played.joint[0]}:{played.joint[1]}"
-        value = f"{played.stage.value:+.3f}"
-        return f"{played.state:<9} {value:<7} {mixes[0]:<30} {mixes[1]:<30} {joint:<7} {played.chance:.2f}"
-
-    def comment(played: _Round[int]) -> str:
-        mixes = [_bids_text(mix) for mix in played.stage.mixes]
-        return (
-            f"at {played.state} player 1's value {played.stage.value:+.3f} points; bids (bid:probability) "
-            f"{mixes[0]} and {mixes[1]}; this round's chance {played.chance:.2f}"
-        )
-
-    figures = _figures(rounds, ending, lambda joint: f"{joint[0]}:{joint[1]}", row, comment, _bids_data)
-    header = f"{'state':<9} {'value':<7} {'player 1 bids':<30} {'player 2 bids':<30} {'played':<7} chance"
+    columns = _BidColumns("state", 9, "bid", 30, 7, "value {} points")
+    figures, header = columns.figures(rounds, ending)
     title = f"Footstep (n = {n}, k = {k}), equilibrium play: {how}"
     return _equilibrium_line(key, how, title, state, figures, ending, header, {"n": n, "k": k, "seed": seed})
 
@@ -297,21 +330,8 @@ def goofspiel_line(cards: int = 5, seed: int | None = None, bound: int = BOUND) 
     rounds, ending = _play(state, judge, seed, bound)
     key, how = _how(seed)
 
-    def row(played: _Round[int]) -> str:
-        mixes = [_bids_text(mix) for mix in played.stage.mixes]
-        joint = f"{played.joint[0]}:{played.joint[1]}"
-        value = f"{played.stage.value:+.3f}"
-        return f"{played.state:<20} {value:<7} {mixes[0]:<26} {mixes[1]:<26} {joint:<6} {played.chance:.2f}"
-
-    def comment(played: _Round[int]) -> str:
-        mixes = [_bids_text(mix) for mix in played.stage.mixes]
-        return (
-            f"at {played.state} player 1's expected result {played.stage.value:+.3f}; cards (card:probability) "
-            f"{mixes[0]} and {mixes[1]}; this round's chance {played.chance:.2f}"
-        )
-
-    figures = _figures(rounds, ending, lambda joint: f"{joint[0]}:{joint[1]}", row, comment, _bids_data)
-    header = f"{'position':<20} {'value':<7} {'player 1 cards':<26} {'player 2 cards':<26} {'played':<6} chance"
+    columns = _BidColumns("position", 20, "card", 26, 6, "expected result {}")
+    figures, header = columns.figures(rounds, ending)
     title = f"Goofspiel (N = {cards}, deck {deck} dealt from seed {deal}), equilibrium play: {how}"
     return _equilibrium_line(key, how, title, state, figures, ending, header, {"cards": cards, "seed": seed})
 
