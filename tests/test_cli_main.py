@@ -4,6 +4,7 @@ errors in one short line, and ``--help`` from the shell."""
 
 from __future__ import annotations
 
+import io
 import subprocess
 import sys
 from pathlib import Path
@@ -157,3 +158,26 @@ def test_the_command_line_leaves_the_remembered_theme_alone(monkeypatch: pytest.
     open_app(StartRequest(), argparse.Namespace())
     open_app(StartRequest(), argparse.Namespace(theme="nashplay-light"))
     assert [app.initial_theme for app in opened] == [None, "nashplay-light"]
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_a_status_line_writes_on_a_terminal_only_pads_over_longer_text_and_clears(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tui.cli.common import StatusLine
+
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    with StatusLine(delay=0) as status:
+        status.show("solving: 10")
+        status.show("done 9")
+    assert terminal.getvalue() == "\rsolving: 10\rdone 9     " + "\r" + " " * 11 + "\r"
+    pipe = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", pipe)
+    with StatusLine(delay=0) as status:
+        status.show("solving")
+    assert pipe.getvalue() == ""  # pipes and JSON stay clean

@@ -11,6 +11,7 @@ import io
 import re
 import select
 import sys
+import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NoReturn, TextIO
 
@@ -143,3 +144,35 @@ def read_line(stream: TextIO) -> str:
         ready, _, _ = select.select([descriptor], [], [], SIGNAL_CHECK_SECONDS)
         if ready:
             return stream.readline()
+
+
+class StatusLine:
+    """How far a long job has come, on one line of stderr: written only on a terminal (pipes and JSON stay clean)
+    and only once the job has run ``delay`` seconds (a quick one writes nothing); ``clear`` (or leaving the
+    ``with`` block) wipes it. A shorter text is padded over a longer one; a text is cut at ``width``."""
+
+    def __init__(self, delay: float = 0.5, width: int = 110) -> None:
+        self.live = sys.stderr.isatty()
+        self.delay = delay
+        self.width = width
+        self.started = time.monotonic()
+        #: The widest text written so far (0: nothing on the line).
+        self.shown = 0
+
+    def show(self, text: str) -> None:
+        if not self.live or time.monotonic() - self.started < self.delay:
+            return
+        text = text[: self.width]
+        print(f"\r{text:<{self.shown}}", end="", file=sys.stderr, flush=True)
+        self.shown = max(self.shown, len(text))
+
+    def clear(self) -> None:
+        if self.shown:
+            print("\r" + " " * self.shown + "\r", end="", file=sys.stderr, flush=True)
+            self.shown = 0
+
+    def __enter__(self) -> StatusLine:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.clear()

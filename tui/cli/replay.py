@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
-import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -26,7 +24,7 @@ from core.game_type import Parameter, resolve
 from core.games import GAME_TYPES, state_text, units_of
 from core.record import Record
 from tui.arguments import parameter_type
-from tui.cli.common import file_problem, open_app, plural, seed_number
+from tui.cli.common import StatusLine, file_problem, open_app, plural, seed_number
 
 if TYPE_CHECKING:
     from core.game import Game
@@ -204,30 +202,12 @@ def _listed(options: Sequence[str]) -> str:
     return ", ".join(options) if options else "none of them"
 
 
-def _progress() -> Callable[[str], None] | None:
-    """A one-line progress display on stderr while a line's game is solved, after half a second (a terminal only:
-    pipes and JSON stay clean)."""
-    if not sys.stderr.isatty():
-        return None
-    started = time.monotonic()
-
-    def show(words: str) -> None:
-        if time.monotonic() - started > 0.5:
-            print(f"\rsolving {words}   ", end="", file=sys.stderr, flush=True)
-
-    return show
-
-
 def _game_line(args: argparse.Namespace) -> GameLine:
     """The line of a game whose descriptor names one (``ValueError`` for one that cannot be built)."""
     build: Callable[[dict[str, Any], int | None, Callable[[str], None] | None], GameLine]
     build = resolve(GAME_TYPES[args.solved].lines or "")
-    progress = _progress()
-    try:
-        return build(_line_values(args), args.seed, progress)
-    finally:
-        if progress is not None:
-            print("\r" + " " * 70 + "\r", end="", file=sys.stderr, flush=True)
+    with StatusLine() as status:
+        return build(_line_values(args), args.seed, lambda words: status.show(f"solving {words}"))
 
 
 def chosen_lines(args: argparse.Namespace) -> list[SolvedLine]:

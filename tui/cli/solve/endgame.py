@@ -12,7 +12,8 @@ import json
 import time
 from typing import TYPE_CHECKING
 
-from tui.cli.solve.mini_geister import RULE_HELP, _clear_progress, _histogram_table, _progress
+from tui.cli.common import StatusLine
+from tui.cli.solve.mini_geister import RULE_HELP, _histogram_table, _progress
 
 if TYPE_CHECKING:
     from solvers.mini_geister.analysis import Assessment
@@ -41,9 +42,9 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from solvers.geister.endgame import EndgameTables, start_squares
 
     started = time.perf_counter()
-    tables = EndgameTables.load(args.board, use_cache=not args.no_cache, progress=_progress())
-    figures = tables.figures()  # every table read or built here, with progress
-    _clear_progress()
+    with StatusLine() as status:
+        tables = EndgameTables.load(args.board, use_cache=not args.no_cache, progress=_progress(status))
+        figures = tables.figures()  # every table read or built here, with progress
     seconds = time.perf_counter() - started
     if args.json:
         print(json.dumps({**figures, "ready_seconds": round(seconds, 3)}))

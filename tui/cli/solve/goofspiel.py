@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
-from collections.abc import Callable
 
 from core.goofspiel import CARDS_PARAMETER, MAX_SOLVED_CARDS
 from tui.arguments import add_parameter_with_default
+from tui.cli.common import StatusLine
+
+#: Cells of the progress bar on stderr.
+BAR_WIDTH = 30
 
 
 def add_commands(solvers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -25,22 +27,6 @@ def add_commands(solvers: argparse._SubParsersAction[argparse.ArgumentParser]) -
     goofspiel.add_argument("--json", action="store_true", help="one JSON object instead of the table")
 
 
-def _stderr_progress() -> Callable[[int, int], None] | None:
-    """A progress line on stderr after half a second (only on a terminal, so pipes and JSON stay clean)."""
-    if not sys.stderr.isatty():
-        return None
-    started = time.monotonic()
-
-    def show(done: int, total: int) -> None:
-        if time.monotonic() - started > 0.5 and total:
-            width = 30
-            filled = width * done // total
-            bar = "#" * filled + "." * (width - filled)
-            print(f"\rsolving: [{bar}] {done:,}/{total:,} positions", end="", file=sys.stderr, flush=True)
-
-    return show
-
-
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from core.game import Side
     from core.goofspiel import GoofspielPosition
@@ -48,10 +34,16 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
     cards: int = args.cards
     started = time.perf_counter()
-    value = game_value(cards, progress=_stderr_progress())
+    with StatusLine() as status:
+
+        def progress(done: int, total: int) -> None:
+            if total:
+                filled = BAR_WIDTH * done // total
+                bar = "#" * filled + "." * (BAR_WIDTH - filled)
+                status.show(f"solving: [{bar}] {done:,}/{total:,} positions")
+
+        value = game_value(cards, progress=progress)
     seconds = time.perf_counter() - started
-    if sys.stderr.isatty():
-        print("\r" + " " * 70 + "\r", end="", file=sys.stderr, flush=True)
     first = {up: solve_position(GoofspielPosition.start(cards, up)) for up in range(1, cards + 1)}
     stats = solver_stats()
     if args.json:

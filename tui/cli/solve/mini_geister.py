@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Literal
 
 from core.errors import NotationError
 from core.game import Side
+from tui.cli.common import StatusLine
 
 if TYPE_CHECKING:
     from solvers.mini_geister.analysis import Assessment, MiniGeisterTables
@@ -60,24 +60,9 @@ def add_commands(solvers: argparse._SubParsersAction[argparse.ArgumentParser]) -
     three.add_argument("--no-cache", action="store_true", help="solve afresh instead of reading the cache")
 
 
-def _progress() -> Callable[[str, float], None] | None:
-    """A one-line progress display on stderr, after half a second, and only on a terminal (pipes and JSON stay
-    clean)."""
-    if not sys.stderr.isatty():
-        return None
-    started = time.monotonic()
-
-    def show(what: str, fraction: float) -> None:
-        if time.monotonic() - started > 0.5:
-            text = f"solving: {what} ({fraction:.0%} decided)"
-            print(f"\r{text[:110]:<110}", end="", file=sys.stderr, flush=True)
-
-    return show
-
-
-def _clear_progress() -> None:
-    if sys.stderr.isatty():
-        print("\r" + " " * 110 + "\r", end="", file=sys.stderr, flush=True)
+def _progress(status: StatusLine) -> Callable[[str, float], None]:
+    """The tables' progress (what is solved, how much is decided) on the status line."""
+    return lambda what, fraction: status.show(f"solving: {what} ({fraction:.0%} decided)")
 
 
 def _fail(parser: argparse.ArgumentParser, command: str, message: str) -> None:
@@ -93,8 +78,8 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from solvers.mini_geister.analysis import MiniGeisterTables
 
     started = time.perf_counter()
-    tables = MiniGeisterTables.load(use_cache=not args.no_cache, progress=_progress())
-    _clear_progress()
+    with StatusLine() as status:
+        tables = MiniGeisterTables.load(use_cache=not args.no_cache, progress=_progress(status))
     seconds = time.perf_counter() - started
     if args.position is not None:
         return _run_position(args, parser, tables)
@@ -204,10 +189,10 @@ def _run_three(args: argparse.Namespace) -> int:
     from solvers.mini_geister.three_vs_two import three_vs_two
 
     colours: list[Literal["rrb", "rbb"]] = [args.colours] if args.colours else ["rrb", "rbb"]
-    store = TableStore(use_cache=not args.no_cache, progress=_progress())
-    started = time.perf_counter()
-    results: list[ThreeVsTwo] = [three_vs_two(c, store=store) for c in colours]
-    _clear_progress()
+    with StatusLine() as status:
+        store = TableStore(use_cache=not args.no_cache, progress=_progress(status))
+        started = time.perf_counter()
+        results: list[ThreeVsTwo] = [three_vs_two(c, store=store) for c in colours]
     seconds = time.perf_counter() - started
     if args.json:
         payload = {

@@ -5,13 +5,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
-import time
-from collections.abc import Callable
 
 from core.games import game_type
 from tui.arguments import add_parameter_with_default
-from tui.cli.common import plural
+from tui.cli.common import StatusLine, plural
 from tui.config import TCG_APP_MAX_N
 
 #: The largest n solved (the app's too; see ``tui.config`` for the times measured).
@@ -29,25 +26,15 @@ def add_commands(solvers: argparse._SubParsersAction[argparse.ArgumentParser]) -
     tcg.add_argument("--no-cache", action="store_true", help="solve afresh instead of reading the cache")
 
 
-def _stderr_progress() -> Callable[[int, float], None] | None:
-    """A one-line progress display on stderr (only when it is a terminal, so pipes and JSON stay clean)."""
-    if not sys.stderr.isatty():
-        return None
-    started = time.monotonic()
-
-    def show(sweep: int, residual: float) -> None:
-        if time.monotonic() - started > 0.5:
-            print(f"\rsolving: sweep {sweep}, Bellman residual {residual:.1e}   ", end="", file=sys.stderr, flush=True)
-
-    return show
-
-
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from solvers.tcg import TcgSolution, strategy_table, to_json, value_table
 
-    solution, source = TcgSolution.load(args.n, use_cache=not args.no_cache, progress=_stderr_progress())
-    if sys.stderr.isatty():
-        print("\r" + " " * 60 + "\r", end="", file=sys.stderr, flush=True)
+    with StatusLine() as status:
+
+        def progress(sweep: int, residual: float) -> None:
+            status.show(f"solving: sweep {sweep}, Bellman residual {residual:.1e}")
+
+        solution, source = TcgSolution.load(args.n, use_cache=not args.no_cache, progress=progress)
     if args.json:
         print(json.dumps(to_json(solution)))
         return 0
