@@ -27,6 +27,7 @@ __all__ = [
     "UnknownGameError",
     "initial",
     "read_tag",
+    "resolve",
     "whole_number_parser",
 ]
 

@@ -158,28 +158,28 @@ class LocalSession(Generic[StateT]):
 
     # ---- the record: what the user may see, and what only a resume may read
 
-    def _full_record(self) -> Record:
-        return game_record(self.state, self.human, self.opponent, self.seed if self.over else None, self.tags)
-
-    def record(self) -> Record:
-        """The game's record as the user may see it. While the game runs it has no seed (it would foretell the
-        opponent's choices), and where a game's own tags would foretell it (Goofspiel's deck) only what has been
-        shown (``GameType.in_progress_tags``); the rest is in ``secret``."""
-        record = self._full_record()
-        hide = game_type(self.state.game_name).in_progress_tags
-        if not self.over and hide is not None:
-            record.tags.update(hide(self.state))
-        return record
-
-    def secret(self) -> dict[str, str]:
-        """What a resume needs that the record may not show while the game runs: the seed, and the full values of
-        the tags the record shows only in part."""
+    def _record_and_secret(self) -> tuple[Record, dict[str, str]]:
+        """The record as the user may see it and the secret beside it, from one record: while the game runs the
+        record has no seed (it would foretell the opponent's choices), and where a game's own tags would foretell
+        it (Goofspiel's deck) only what has been shown (``GameType.in_progress_tags``); the secret has the seed and
+        the full values of those tags."""
+        record = game_record(self.state, self.human, self.opponent, self.seed if self.over else None, self.tags)
         secret = secret_tags(self.seed)
         hide = game_type(self.state.game_name).in_progress_tags
         if hide is not None:
-            full = self._full_record().tags
-            secret.update({tag: full[tag] for tag in hide(self.state)})
-        return secret
+            shown = hide(self.state)
+            secret.update({tag: record.tags[tag] for tag in shown})
+            if not self.over:
+                record.tags.update(shown)
+        return record, secret
+
+    def record(self) -> Record:
+        """The game's record as the user may see it (``_record_and_secret``)."""
+        return self._record_and_secret()[0]
+
+    def secret(self) -> dict[str, str]:
+        """What a resume needs that the record may not show while the game runs."""
+        return self._record_and_secret()[1]
 
     # ---- kept on disk
 
@@ -189,12 +189,12 @@ class LocalSession(Generic[StateT]):
         keeper = self.keeper
         if keeper is None:
             return None
-        record = self.record()
+        record, secret = self._record_and_secret()
         try:
             if self.over:
                 keeper.keep(record, {}, record)
             else:
-                keeper.keep(record, self.secret())
+                keeper.keep(record, secret)
         except OSError as error:
             where = keeper.store.state
             return (

@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
+from tui.games import GAMES, load_screen
+
 if TYPE_CHECKING:
     from textual.widget import Widget
 
@@ -50,8 +52,6 @@ class StatePicture:
 @cache
 def picture_for(game: str) -> StatePicture:
     """The picture of ``game`` (a catalogue name); the plain one for a game without its own."""
-    from tui.games import GAMES, load_screen
-
     entry = GAMES.get(game)
     if entry is None or entry.picture is None:
         return StatePicture()
