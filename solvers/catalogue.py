@@ -24,7 +24,7 @@ __all__ = [
     "STRONGEST",
     "PlayerEntry",
     "UnknownPlayerError",
-    "adviser",
+    "advising_player",
     "make_player",
     "player_entry",
     "players_for",
@@ -54,7 +54,7 @@ class PlayerEntry:
     #: Keyword arguments its class is made with (``rule="extended"`` for the extended-rule Nash player).
     options: Mapping[str, Any] = field(default_factory=dict)
     #: It can advise: it implements the analyst protocol with the search reports the live advice, ``analyse`` and
-    #: the review read (``solvers.geister.purple.SearchReport``), so ``adviser`` may pick it.
+    #: the review read (``solvers.geister.purple.SearchReport``), so ``advising_player`` may pick it.
     advises: bool = False
 
     @property
@@ -274,7 +274,7 @@ def strongest(game: str) -> PlayerEntry:
     return PLAYERS[STRONGEST[game_type(game).name]]
 
 
-def adviser(game: str) -> PlayerEntry:
+def advising_player(game: str) -> PlayerEntry:
     """The player whose search advises in ``game`` (the live advice, ``analyse``, the review): the strongest that
     advises (``PlayerEntry.advises``). ``LookupError`` for a game none of them plays."""
     for entry in players_for(game):

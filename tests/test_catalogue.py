@@ -101,18 +101,19 @@ def test_every_game_has_its_help_page() -> None:
     assert help_text("no-such-topic") == help_text("general")
 
 
-def test_the_adviser_is_the_strongest_player_whose_search_reports_advise() -> None:
-    """``adviser`` picks what the live advice, ``analyse`` and the review search with: on 6x6 the strongest (sage);
-    where the strongest cannot advise (Mini-Geister's tables), the strongest that can; none in the solved games."""
+def test_the_advising_player_is_the_strongest_player_whose_search_reports_advise() -> None:
+    """``advising_player`` picks what the live advice, ``analyse`` and the review search with: on 6x6 the strongest
+    (sage); where the strongest cannot advise (Mini-Geister's tables), the strongest that can; none in the solved
+    games."""
     from core.geister import GeisterState
-    from solvers.catalogue import adviser
+    from solvers.catalogue import advising_player
     from solvers.geister.purple import SearchReport
 
-    assert adviser("geister") is strongest("geister")
-    assert adviser("mini-geister").advises and not strongest("mini-geister").advises
+    assert advising_player("geister") is strongest("geister")
+    assert advising_player("mini-geister").advises and not strongest("mini-geister").advises
     for game in ("tcg", "footstep", "nim", "goofspiel"):
         with pytest.raises(LookupError):
-            adviser(game)
+            advising_player(game)
     state = GeisterState.from_position("1uu1/4/4/1BR1 1", "mini-geister")
     for entry in (entry for entry in PLAYERS.values() if entry.advises):
         reports = list(entry.make("mini-geister").analyse(state.view(state.to_move), TINY_DEPTH, random.Random(1)))

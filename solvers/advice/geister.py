@@ -219,7 +219,7 @@ def from_request(request: Request) -> Iterator[Advice]:
     strongest player's search, for its ``time`` (1 s by default) or to its ``depth``."""
     from core.geister import GeisterState, check_geister_position
     from solvers.advice.registry import SLICE_SECONDS
-    from solvers.catalogue import adviser, make_player
+    from solvers.catalogue import advising_player, make_player
 
     state = GeisterState.from_position(request.position, request.game)
     outcome = state.outcome()
@@ -229,7 +229,7 @@ def from_request(request: Request) -> Iterator[Advice]:
     depth = request.value("depth")
     # A timed search reports between slices: Python (and so Ctrl-C) gets a word in that often.
     limit = Limit(iterations=depth) if depth is not None else Limit(request.value("time"), slice_seconds=SLICE_SECONDS)
-    player = make_player(adviser(request.game).name, request.game)
+    player = make_player(advising_player(request.game).name, request.game)
     yield from analyse(state.view(state.to_move), limit, random.Random(request.value("seed")), player)
 
 
@@ -239,10 +239,10 @@ def analyse(
     """Improving advice on ``view`` from ``player`` (the catalogue's strongest Geister player when not given), one per
     report of its search; the last is final."""
     if player is None:
-        from solvers.catalogue import adviser, make_player
+        from solvers.catalogue import advising_player, make_player
 
         game = view.variant.name
-        player = make_player(adviser(game).name, game)
+        player = make_player(advising_player(game).name, game)
     assert player is not None
     judgement = judge(view)  # the endgame tables, where they cover the position
     if judgement is not None and judgement.here is not None:

@@ -45,9 +45,9 @@ SLICE_SECONDS = 0.25
 
 
 def review(record: Record, states: list[Game[Any, Any]], tick: Tick, budget: Budget) -> Review:
-    from solvers.catalogue import adviser, make_player
+    from solvers.catalogue import advising_player, make_player
 
-    name = adviser("geister").name
+    name = advising_player("geister").name
     players = {side: make_player(name, "geister") for side in Side}
     seed = budget.seed
     if budget.depth is not None:

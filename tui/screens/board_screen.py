@@ -27,7 +27,7 @@ from core.errors import NotationError
 from core.game import Side
 from core.geister import Colour, GeisterView, Piece, variant_by_name
 from core.notation import Move, Square
-from solvers.catalogue import adviser
+from solvers.catalogue import advising_player
 from tui.screens.base import NashplayScreen
 from tui.widgets.advice import AdvicePanel, value_text
 from tui.widgets.board import Board
@@ -78,7 +78,7 @@ class BoardScreen(NashplayScreen):
     SHRINK_BELOW = (100, 30)
     #: The search AI the live advice runs: the catalogue's strongest Geister player that advises (it also estimates
     #: the opponent's colours).
-    ADVICE_ENGINE = adviser("geister").name
+    ADVICE_ENGINE = advising_player("geister").name
     #: Seconds the live advice keeps searching one position, and how often it reports.
     ADVICE_BUDGET, ADVICE_SLICE = 30.0, 0.4
     #: What the move field (``:``) asks for.
