@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import re
 import signal
 import threading
 from collections import Counter
@@ -30,9 +31,9 @@ from pathlib import Path
 from typing import Any
 
 from core.game import SIMULTANEOUS, Side
-from core.games import game_type, load_game
+from core.games import game_type, load_game, units_of
 from core.record import Record
-from solvers.catalogue import make_player
+from solvers.catalogue import make_player, player_entry
 from solvers.players import Limit, tell_game_over
 from solvers.stats import Z95, wilson
 
@@ -95,20 +96,39 @@ class GameResult:
     record: str | None = None
 
 
-#: How a game ended, by the words of its reason (``core.geister``'s outcomes): what a match's summary counts.
+#: How a game ended, by the words of its reason (each game's ``Outcome.reason``; a pattern found in it): what a
+#: match's summary counts, the winner's way to win in a few words. The Geister family's first (``core.geister``),
+#: then TCG's, Footstep's, Goofspiel's and the heap games'.
 ENDINGS = (
     ("escape", "escaped"),
     ("blues taken", "blue pieces"),
     ("reds taken", "red pieces"),
     ("no move", "no legal move"),
     ("ply limit", "plies"),
+    ("opponent short of points", "too few points"),
+    ("reached the goal", "reached"),
+    ("ahead when points ran out", "out of points, the marker on"),
+    ("more points", r"points? ahead"),
+    ("made the last move", "normal play"),
+    ("had no move (misere)", "misere play"),
 )
+
+#: A TCG round that decides the game: "strong attack beats charge" is its own way to win.
+_BEATS = re.compile(r"^[a-z ]+ beats [a-z ]+$")
 
 
 def ending(reason: str) -> str:
-    """``escape``, ``blues taken`` (the winner took every blue), ``reds taken`` (the loser took every red: lured),
-    ``no move``, ``ply limit``, or ``other`` (the games without a board)."""
-    return next((name for name, words in ENDINGS if words in reason), "other")
+    """The way a game was won, from its reason: ``escape``, ``blues taken`` (the winner took every blue), ``reds
+    taken`` (the loser took every red: lured), ``no move``, ``ply limit``; TCG's ``opponent short of points`` or the
+    round that won ("attack beats charge"); Footstep's ``reached the goal`` or ``ahead when points ran out``;
+    Goofspiel's ``more points``; a heap game's ``made the last move`` (``had no move (misere)``). A reason none of
+    these knows is given itself, shortened."""
+    found = next((name for name, words in ENDINGS if re.search(words, reason)), None)
+    if found is not None:
+        return found
+    if _BEATS.match(reason):
+        return reason
+    return reason if len(reason) <= 40 else reason[:37].rstrip() + "..."
 
 
 def _labels(names: tuple[str, str]) -> tuple[str, str]:
@@ -236,7 +256,15 @@ class MatchResult:
 
     @property
     def avg_plies(self) -> float:
+        """The average length of a game, in its game's steps (plies, rounds: ``core.games.units_of``)."""
         return sum(r.plies for r in self.results) / self.games if self.results else 0.0
+
+    @property
+    def thinking(self) -> tuple[str, ...]:
+        """The players (as reported: ``upp#2`` for a second ``upp``) that take the thinking budget (``limit``); the
+        others decide at once, whatever it is."""
+        labels = zip(_labels(self.names), self.names, strict=True)
+        return tuple(label for label, name in labels if player_entry(name).thinks)
 
     def to_json(self) -> dict[str, Any]:
         players: dict[str, Any] = {}
@@ -254,15 +282,17 @@ class MatchResult:
                 "mean_score_ci95": [round(score_lo, 4), round(score_hi, 4)],
                 "won_by": dict(Counter(ending(r.reason) for r in self.results if r.winner == who)),
             }
-        result: dict[str, Any] = {"game": self.game, "games": self.games}
-        if self.limit.time is not None:
+        result: dict[str, Any] = {"game": self.game, "games": self.games, "thinking": list(self.thinking)}
+        # The budget is said only where a player takes it: TCG's and Footstep's players decide at once.
+        if self.thinking and self.limit.time is not None:
             result["seconds_per_move"] = self.limit.time
-        if self.limit.playouts is not None:
+        if self.thinking and self.limit.playouts is not None:
             result["playouts_per_move"] = self.limit.playouts
-        if self.limit.iterations is not None:
+        if self.thinking and self.limit.iterations is not None:
             result["depth"] = self.limit.iterations
         result["players"] = players
-        result["avg_plies"] = round(self.avg_plies, 2)
+        result["avg_length"] = round(self.avg_plies, 2)
+        result["length_unit"] = units_of(self.game)[1]
         return result
 
 

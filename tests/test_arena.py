@@ -12,7 +12,7 @@ from cli_helpers import not_called, refused
 
 from core.game import Side
 from core.record import Record
-from solvers.arena import game_specs, run_match
+from solvers.arena import GameResult, MatchResult, ending, game_specs, run_match
 from solvers.players import Limit
 from solvers.stats import wilson
 from tui.cli import arena as arena_cli
@@ -75,7 +75,8 @@ def test_cli_prints_one_json_object(capsys: pytest.CaptureFixture[str]) -> None:
     row = data["players"]["greedy"]
     assert row["wins"] + row["draws"] + row["losses"] == 4
     assert 0 <= row["ci95"][0] <= row["win_rate"] <= row["ci95"][1] <= 1
-    assert data["avg_plies"] > 0
+    assert data["avg_length"] > 0 and data["length_unit"] == "plies"
+    assert data["thinking"] == [] and "playouts_per_move" not in data  # neither greedy nor chototsu thinks
 
 
 def test_cli_rejects_unknown_players() -> None:
@@ -148,3 +149,67 @@ def test_save_refuses_a_folder_that_holds_an_earlier_matchs_records(
     err = refused(["arena", "nim", "--players", "perfect,random", "--games", "2", "--save", str(tmp_path)], capsys)
     assert "already holds an earlier match's records (game-0001.ngr and 1 more)" in err
     assert earlier.read_text() == "an earlier match's record\n"
+
+
+# ------------------------------------------------------------------------------------------------ the report's words
+
+
+@pytest.mark.parametrize(
+    ("reason", "words"),
+    [
+        ("player 1 had too few points for strong attack", "opponent short of points"),
+        ("attack beats charge", "attack beats charge"),
+        ("the marker reached player 2's goal", "reached the goal"),
+        ("both are out of points, the marker on player 1's half", "ahead when points ran out"),
+        ("player 2 finished 1 point ahead", "more points"),
+        ("player 1 finished 3 points ahead", "more points"),
+        ("player 2 cannot move (normal play: whoever cannot move loses)", "made the last move"),
+        ("player 1 cannot move (misere play: whoever cannot move wins)", "had no move (misere)"),
+        ("player 1 escaped a blue piece from a6", "escape"),
+        ("player 1 captured all of player 2's blue pieces", "blues taken"),
+    ],
+)
+def test_every_game_is_won_by_a_reason_that_says_how(reason: str, words: str) -> None:
+    """Every game but Geister's was won by "other" (a label of no meaning): each says its own way to win."""
+    assert ending(reason) == words
+
+
+def _match(game: str, names: tuple[str, str], limit: Limit, reasons: list[str], plies: int = 2) -> MatchResult:
+    results = [
+        GameResult(i, i % 2, 1.0 if i % 2 == 0 else -1.0, plies, r, Side.P1, Side.P1) for i, r in enumerate(reasons)
+    ]
+    return MatchResult(names, limit, game, results)
+
+
+def test_a_match_of_players_that_decide_at_once_says_no_thinking_time_and_counts_rounds() -> None:
+    """TCG's players are exact and instant: the report said "0.25 s per move" and "plies" of a game of rounds."""
+    match = _match("tcg", ("equilibrium", "random"), Limit(time=0.25), ["player 2 had too few points for attack"] * 2)
+    text = arena_cli.report(match)
+    first = text.splitlines()[0]
+    assert first == "2 games, no thinking time (both players decide at once); average 2.0 rounds per game", text
+    assert "per move" not in text and "plies" not in text and "other" not in text
+    assert "opponent short of points 1" in text
+    # The columns line up under a name longer than "player" ("equilibrium" pushed its row one column right).
+    rows = text.splitlines()[3:]
+    assert len({row.index("[") for row in rows}) == 1, text
+
+
+def test_the_budget_is_said_of_the_player_that_takes_it() -> None:
+    match = _match("geister", ("mc", "chototsu"), Limit(playouts=20), ["player 1 escaped a blue piece from a6"])
+    assert "mc 20 playouts per move (chototsu decides at once)" in arena_cli.report(match)
+    both = _match("geister", ("mc", "upp"), Limit(time=0.5), ["player 1 escaped a blue piece from a6"])
+    assert arena_cli.report(both).startswith("1 game, 0.5 s per move; average 2.0 plies per game")
+
+
+def test_an_unused_budget_is_said_on_stderr(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(
+        "solvers.arena.run_match", lambda *a, **k: _match("tcg", ("random", "random"), Limit(time=1), [])
+    )
+    parser = argparse.ArgumentParser(prog="nashplay")
+    arena_cli.add_command(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["arena", "tcg", "--players", "random,random", "--time", "1", "--games", "1"])
+    assert arena_cli.run(args, parser) == 0
+    err = capsys.readouterr().err
+    assert err == "nashplay arena: --time is not used: both players decide at once (random)\n"

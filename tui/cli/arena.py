@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from core.errors import quoted
-from core.games import GAME_TYPES, Parameter, load_game, units_of
+from core.games import GAME_TYPES, Parameter, load_game
 from core.record import prepare_record_folder
-from solvers.catalogue import PLAYERS, players_for
+from solvers.catalogue import PLAYERS, player_entry, players_for
 from tui.arguments import parameter_type
 from tui.cli.common import plural, real_number, seed_number, whole_number
 from tui.config import THINK_TIME_RANGE
@@ -173,23 +173,40 @@ def check_save_dir(folder: str) -> str | None:
     return None
 
 
-def report(match: MatchResult) -> str:
-    data = match.to_json()
+def budget_words(match: MatchResult) -> str:
+    """The thinking budget, said of the players that take it: "0.25 s per move", "upp 0.25 s per move (chototsu
+    decides at once)", or that no player thinks (TCG's, Footstep's, Nim's players decide at once)."""
     if match.limit.time is not None:
-        budget = f"{match.limit.time} s per move"
+        budget = f"{match.limit.time:g} s per move"
     elif match.limit.iterations is not None:
         budget = f"depth {match.limit.iterations} per move"
     else:
         budget = f"{plural(match.limit.playouts or 0, 'playout')} per move"
-    many = units_of(match.game)[1]
-    lines = [f"{plural(data['games'], 'game')}, {budget}; average {data['avg_plies']} {many} per game", ""]
-    lines.append(f"{'player':<10} {'wins':>5} {'draws':>5} {'losses':>6} {'win rate':>8}   95% CI (Wilson)    won by")
+    labels = list(match.to_json()["players"])
+    thinking = match.thinking
+    if not thinking:
+        return "no thinking time (both players decide at once)"
+    if len(thinking) == len(labels):
+        return budget
+    instant = next(label for label in labels if label not in thinking)
+    return f"{thinking[0]} {budget} ({instant} decides at once)"
+
+
+def report(match: MatchResult) -> str:
+    data = match.to_json()
+    many = data["length_unit"]
+    lines = [f"{plural(data['games'], 'game')}, {budget_words(match)}; average {data['avg_length']} {many} per game"]
+    lines.append("")
+    wide = max(6, *(len(name) for name in data["players"]))
+    lines.append(
+        f"{'player':<{wide}} {'wins':>5} {'draws':>5} {'losses':>6} {'win rate':>8}   95% CI (Wilson)    won by"
+    )
     for name, row in data["players"].items():
         lo, hi = row["ci95"]
         won_by = ", ".join(f"{how} {count}" for how, count in sorted(row["won_by"].items()))
         lines.append(
-            f"{name:<10} {row['wins']:>5} {row['draws']:>5} {row['losses']:>6} {row['win_rate']:>8.3f}   "
-            f"[{lo:.3f}, {hi:.3f}]   {won_by}"
+            f"{name:<{wide}} {row['wins']:>5} {row['draws']:>5} {row['losses']:>6} {row['win_rate']:>8.3f}   "
+            f"[{lo:.3f}, {hi:.3f}]   {won_by}".rstrip()
         )
     return "\n".join(lines)
 
@@ -230,6 +247,13 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         if bar is not None:
             bar(match)
 
+    given = next((f"--{name}" for name in ("time", "playouts", "depth") if getattr(args, name) is not None), None)
+    if given is not None and not any(player_entry(name).thinks for name in names):
+        # Not refused: a script may pass one budget to every pairing. Said, so that nobody reads it as used.
+        print(
+            f"nashplay arena: {given} is not used: both players decide at once ({', '.join(dict.fromkeys(names))})",
+            file=sys.stderr,
+        )
     try:
         match = run_match(
             args.game,
