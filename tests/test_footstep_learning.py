@@ -11,6 +11,7 @@ import pytest
 from cli_helpers import not_called, refused
 
 from solvers.footstep_learning import BidTables, LearningConfig, learn
+from tui import plot
 from tui.cli import main
 
 
@@ -127,6 +128,28 @@ def test_learn_command_prints_a_plot_and_json(capsys: pytest.CaptureFixture[str]
         main(["learn", "footstep", "--rule", "praise"])
     assert exit_info.value.code == 2
     assert "unknown rule" in capsys.readouterr().err
+
+
+def test_series_in_one_cell_draw_one_overlap_mark_that_the_legend_names() -> None:
+    """Two exact levels 0.09 apart fell in one row and took turns, "EBEBEB": it read as a dotted line of its own. A
+    cell two series share is drawn once, with "*", and the legend says which series meet there."""
+    series = [
+        plot.Series("rising", "R", [0.0, 1.0, 2.0]),
+        plot.Series("equilibrium", "E", [1.83], level=True),
+        plot.Series("best response", "B", [1.915], level=True),
+    ]
+    lines = plot.render(series, width=50, height=5, y_range=(-0.5, 2.0), x_label="games", x_max=300)
+    grid = "\n".join(line.split("|", 1)[1] for line in lines if "|" in line)
+    assert "EB" not in grid and "BE" not in grid, grid
+    assert "*" * 50 in grid  # the two levels' row, drawn as one line (the curve ends on it too)
+    assert "        games    *  E and B; R, E and B in one cell" in lines, lines  # beside the x label: no line more
+    assert len(lines) == 5 + 3 + len(series)
+    # No x label: the note is the legend's last line.
+    bare = plot.render(series[1:], width=20, height=4, y_range=(0.0, 2.0))
+    assert bare[-1] == "  *  E and B in one cell" and "*" * 20 in "\n".join(bare), bare
+    # A series that draws with "*" itself: the overlap mark is another.
+    starred = plot.render([plot.Series("a", "*", [1.0], level=True), plot.Series("b", "B", [1.0], level=True)], 12, 3)
+    assert "############" in "\n".join(starred) and starred[-1] == "  #  * and B in one cell", starred
 
 
 # --------------------------------------------------------------------------------------------------- learn footstep
