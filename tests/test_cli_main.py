@@ -125,6 +125,33 @@ def test_main_rejects_an_unknown_theme(monkeypatch: pytest.MonkeyPatch, capsys: 
 
 
 @pytest.mark.parametrize(
+    "argv",
+    [
+        ["--theme", "nope", "solve", "tcg", "--n", "2"],
+        ["--theme", "nope", "list"],
+        ["--theme", "nope", "connect", "--as", "random", "--port", "1", "--connect-timeout", "0"],
+        ["--theme", "nope", "arena", "tcg", "--players", "random,random", "--games", "1", "--workers", "1"],
+    ],
+    ids=["solve", "list", "connect-headless", "arena"],
+)
+def test_an_unknown_theme_is_refused_by_every_command_in_one_line(
+    argv: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``nashplay --theme nope solve tcg`` solved, printed its table and exited 0: only the commands that open the
+    app looked at the theme. Now every command refuses it before any work, as every bad option is refused."""
+    runs = RunStub(monkeypatch)
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    assert exit_info.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == "" and runs.apps == []
+    assert err.startswith("nashplay: error: --theme: unknown theme 'nope': expected one of nashplay,"), err
+    assert err.count("\n") == 1 and err.endswith("\n") and "Traceback" not in err
+    # A known theme is no mistake: a command that draws nothing runs (a shell alias may carry the display options).
+    assert main(["--theme", "nashplay-light", "--ascii", "list"]) == 0
+
+
+@pytest.mark.parametrize(
     "command",
     [[sys.executable, "-m", "tui", "--help"], [str(VENV_BIN / "nashplay"), "--help"]],
     ids=["python -m tui", "nashplay"],

@@ -33,7 +33,7 @@ import os  # noqa: E402
 from collections.abc import Callable, Sequence  # noqa: E402
 
 from tui.cli import analyse, arena, catalogue, connect, learn, play, replay, review, serve, solve, train  # noqa: E402
-from tui.cli.common import Parser, display_options, open_app  # noqa: E402
+from tui.cli.common import Parser, display_options, open_app, theme_problem  # noqa: E402
 
 if _guarded:
     # Loaded: Ctrl-C is a KeyboardInterrupt again, which ``run`` turns into one line (and a process that imports the
@@ -111,6 +111,12 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    # ``--theme`` before any command (``nashplay --theme T solve ...``) is taken by the top parser: an unknown one is
+    # refused here, for every command, in one line, before any work (the commands that draw nothing ignore a known
+    # one, so that an alias carrying the display options still runs them).
+    problem = theme_problem(getattr(args, "theme", None))
+    if problem is not None:
+        parser.exit(2, f"nashplay: error: --theme: {problem}\n")
     if args.command is None:
         from tui.app import StartRequest
 

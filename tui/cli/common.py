@@ -32,6 +32,7 @@ __all__ = [
     "plural",
     "real_number",
     "seed_number",
+    "theme_problem",
     "whole_number",
 ]
 
@@ -99,16 +100,29 @@ def display_options(suppress: bool) -> argparse.ArgumentParser:
     return parent
 
 
+def theme_problem(theme: str | None) -> str | None:
+    """Why ``--theme`` cannot be ``theme`` (not one of ``tui.theme.theme_names``), or ``None`` (no theme given, or
+    a known one). Asked of every command, those that draw nothing too: an unknown theme is a mistake to say, not to
+    pass over. The theme names are imported only when a theme is given."""
+    if theme is None:
+        return None
+    from tui.theme import theme_names
+
+    known = theme_names()
+    if theme in known:
+        return None
+    return f"unknown theme {quoted(theme)}: expected one of {', '.join(known)}"
+
+
 def open_app(request: StartRequest, args: argparse.Namespace) -> int:
     """Run the app on ``request`` with the display options of ``args``; returns the exit code."""
     from tui.app import NashplayApp
-    from tui.theme import theme_names
 
     # No --theme: the theme the user chose last (remembered in the settings), else the default.
     theme = getattr(args, "theme", None)
-    known = theme_names()
-    if theme is not None and theme not in known:
-        print(f"nashplay: error: unknown theme {theme[:40]!r}: expected one of {', '.join(known)}", file=sys.stderr)
+    problem = theme_problem(theme)
+    if problem is not None:
+        print(f"nashplay: error: --theme: {problem}", file=sys.stderr)
         raise SystemExit(2)
     app = NashplayApp(request, ascii_mode=getattr(args, "ascii", False), theme_name=theme)
     app.run()
