@@ -11,6 +11,7 @@ import json
 import os
 import subprocess
 import sys
+from fractions import Fraction
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -99,19 +100,42 @@ def two_vs_two() -> Any:
     return MiniGeisterTables.load()
 
 
-@pytest.mark.parametrize("mover", ["1", "2"])
-def test_mini_geister_start_is_the_tables_value_and_distance(mover: str, capsys: pytest.CaptureFixture[str]) -> None:
+def analyse_text(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    """``nashplay analyse ...``'s plain output."""
+    assert main(["analyse", *argv]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    return out
+
+
+@pytest.mark.parametrize("position", ["1uu1/4/4/1UU1 1", "1uu1/4/4/1UU1 2", "1uu1/4/4/1BR1 1"])
+def test_mini_geister_start_is_worth_0_each_side_forcing_a_coin_flip(
+    position: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The start's value is the game's equilibrium value, 0, not the tables' +1 ("the side can force its event": a
+    coin flip over colours, worth 0 on average): the mover forces one in the paper's 13 plies, and so does the other
+    side, in its 16 (it moves second)."""
     tables = two_vs_two()
-    base, _ = tables.initial_distances("base")  # the side analysed moves first: the README's 13 plies
+    first, second = tables.initial_distances("base")
     extended, _ = tables.initial_distances("extended")
-    advice = analyse(["mini-geister", "--position", f"1uu1/4/4/1UU1 {mover}"], capsys)
-    assert advice["exact"] is True and advice["player"] == int(mover)
-    assert advice["base"] == {"value": base.value, "distance": base.distance} == {"value": 1, "distance": 13}
+    advice = analyse(["mini-geister", "--position", position], capsys)
+    assert advice["value"] == 0 and advice["exact"] is True and "result" not in advice
+    assert advice["scale"] == "expected" and advice["bounds"] == [0, 0]
+    assert advice["player"] == int(position[-1])
+    assert advice["base"] == {"value": first.value, "distance": first.distance} == {"value": 1, "distance": 13}
     assert advice["extended"] == {"value": extended.value, "distance": extended.distance}
-    assert advice["value"] == 1
+    assert advice["opponent"]["base"] == {"value": second.value, "distance": second.distance}
+    assert second.distance == 16
+    assert [move["value"] for move in advice["moves"]] == [0] * len(advice["moves"])  # every first move keeps it
     mix = [move["probability"] for move in advice["moves"] if "probability" in move]
     assert mix and sum(mix) == pytest.approx(1.0)
     assert advice["best"] == advice["moves"][0]["move"]
+    # In plain words: what each side can force, no table jargon.
+    text = " ".join(analyse_text(["mini-geister", "--position", position], capsys).split())
+    assert "You can force a coin flip" in text and "in 13 plies" in text
+    assert "Your opponent can force a coin flip" in text and "in 16 plies" in text
+    assert "Value 0, exact" in text
+    assert "forces its event" not in text and "section" not in text and "+1" not in text
 
 
 def test_mini_geister_each_move_is_the_table_of_the_position_after_it(capsys: pytest.CaptureFixture[str]) -> None:
@@ -151,18 +175,55 @@ def test_three_vs_two_start_is_section_six(
 
     analyses = three_vs_two("rrb" if colours == "rrb" else "rbb", store=default_store()).analyses
     expected = next(a for a in analyses if a.section == section)  # the side's first: the strategy that secures
+    other = next(a for a in analyses if a.three_piece_side != expected.three_piece_side and not a.designated)
     moving_first = expected.initial[0]
     advice = analyse([game, "--position", position], capsys)
-    assert advice["exact"] is True and advice["section"] == section
+    assert advice["section"] == section and advice["scale"] == "expected"
     assert advice["table"] == {"value": moving_first.value, "distance": moving_first.distance}
     assert advice["target"] == str(expected.spec.target)
+    # The value lies between what the player's strategy secures and what the opponent's (moving second) leaves it.
+    low = guaranteed(moving_first.value, expected.spec.target)
+    high = -guaranteed(other.initial[1].value, other.spec.target)
+    assert advice["bounds"] == [float(low), float(high)] and advice["exact"] is (low == high)
+    assert advice["value"] == pytest.approx(float(low + high) / 2)
+    # The paper's section 6: red-red-blue is worth 0; red-blue-blue between 1/3 and 1/2 to its side.
+    paper = {"rrb": (0, 0), "rbb": (Fraction(1, 3), Fraction(1, 2))}[colours]
+    assert (low, high) == (paper if expected.three_piece_side else (-paper[1], -paper[0]))
     if section == "6.1.1":
         assert advice["kept_red"] == "b2"  # the paper's strategy keeps b2's red apart
 
 
-def test_three_vs_two_after_a_capture_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+def guaranteed(value: int, target: Fraction) -> Fraction:
+    """What a side's table value guarantees it (the paper's sections 5 and 6): its target where it forces its event,
+    endless play's 0 (or a lower target) where neither side can, nothing (a loss) where the opponent forces."""
+    return target if value == 1 else min(Fraction(0), target) if value == 0 else Fraction(-1)
+
+
+def test_three_vs_two_over_after_a_capture_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
     err = refused(["analyse", "mini-geister-3v2-rrb", "--position", "1u2/4/1R2/1RB1 1 b"], capsys)
-    assert "before any capture" in err or "over" in err
+    assert "over" in err
+
+
+#: A red-blue-blue game after player 2 took a blue: past the section-6 tables (they end at the first capture).
+PAST_THE_TABLES = "4/1u1u/BR2/4 1 B 14"
+
+
+def test_three_vs_two_past_the_tables_is_searched(capsys: pytest.CaptureFixture[str]) -> None:
+    """The issue's "the tables do not cover this position": the search advises instead, to a fixed depth and seed
+    (the same answer each time), says so, and claims nothing exact."""
+    from solvers.advice.mini_geister import SEARCH_DEPTH
+
+    advice = analyse(["mini-geister-3v2-rbb", "--position", PAST_THE_TABLES], capsys)
+    assert advice["exact"] is False and advice["searched"] is True and advice["depth"] == SEARCH_DEPTH
+    assert advice["scale"] == "expected" and -1 <= advice["value"] <= 1
+    state = GeisterState.from_position(PAST_THE_TABLES, "mini-geister-3v2-rbb")
+    assert {move["move"] for move in advice["moves"]} == {move.to_text() for move in state.legal_moves()}
+    assert advice["best"] == advice["moves"][0]["move"]
+    valued = [move["value"] for move in advice["moves"] if move["value"] is not None]
+    assert advice["value"] == max(valued)  # the suggestion is never ranked below another
+    assert analyse(["mini-geister-3v2-rbb", "--position", PAST_THE_TABLES], capsys) == advice
+    text = analyse_text(["mini-geister-3v2-rbb", "--position", PAST_THE_TABLES], capsys)
+    assert "searched to depth" in text and "not proven" in text and "a search's estimate" in text
 
 
 # --------------------------------------------------------------------------------------------------- TCG
@@ -276,6 +337,7 @@ def test_nim_a_lost_position_holds_out_longest(capsys: pytest.CaptureFixture[str
         ["mini-geister", "--position", "1uu1/4/4/1BR1 1 b"],  # over: player 2's blue was captured
         ["mini-geister", "--position", "1u2/4/4/1BR1 1 r"],  # after a capture: no table
         ["mini-geister-3v2-rrb", "--position", "1uu1/4/4/1BR1 1"],
+        ["mini-geister-3v2-rbb", "--position", "4/1u1u/UU2/4 1 B 14"],  # past the tables: the search needs colours
         ["tcg", "--position", "5,1"],
         ["tcg", "--position", "9" * 5000 + ",1"],
         ["tcg", "--position", "a,b"],

@@ -2,10 +2,11 @@
 
 Every game takes only its own options (one sub-command each, as ``play`` has). The advice comes from
 ``solvers.advice.registry``: Geister's strongest search for ``--time`` seconds (or to a fixed ``--depth``), the solved
-tables for the Mini-Geister variants, the exact equilibria of TCG, Footstep and Goofspiel, Sprague-Grundy for Nim.
-The options are each game's descriptor's (``core.game_type``): its parameters, its advice's, and its position. The
-output is a few lines (the suggestion, forced results first and in words, each move with its value or probability,
-the result if proven), or with ``--json`` exactly one JSON object (``Advice.to_json``).
+tables for the Mini-Geister variants (the mover's expected result; past the 3-vs-2 tables, a search to a fixed
+depth), the exact equilibria of TCG, Footstep and Goofspiel, Sprague-Grundy for Nim. The options are each game's
+descriptor's (``core.game_type``): its parameters, its advice's, and its position. The output is a few lines (the
+suggestion, forced results first and in words, each move with its value or probability, the result if proven), or
+with ``--json`` exactly one JSON object (``Advice.to_json``).
 
 Nothing heavy is imported here: the adviser (numpy, the solvers, the compiled search) loads once the options are
 read, so ``--help`` and argument errors answer at once.
@@ -164,7 +165,8 @@ def render(advice: Advice) -> list[str]:
     game = GAME_TYPES[advice.game]
     unit = game.units[0]
     whose = "the player to move" if game.kind == "impartial" else f"player {advice.player}"
-    exact = "exact" if advice.exact else "a search's estimate"
+    # Not exact: a search's estimate, or (the Mini-Geister tables) a range that the tables' guarantees leave open.
+    exact = "exact" if advice.exact else "bounds, not exact" if "bounds" in advice.extra else "a search's estimate"
     lines = [f"{game.title}, position {advice.position}: advice for {whose} ({advice.engine}; {exact})"]
     for line in advice.forced:
         lines.append(f"  {line.move}: {line.forced}")
