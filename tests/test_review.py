@@ -7,6 +7,7 @@ Footstep solutions' own values, the Mini-Geister tables' values). Geister's sear
 
 from __future__ import annotations
 
+import itertools
 import pickle
 import random
 from functools import reduce
@@ -183,34 +184,74 @@ def test_footstep_equilibrium_is_never_a_mistake() -> None:
 # --------------------------------------------------------------------------------------------------- Mini-Geister
 
 
-def test_mini_geister_every_move_is_judged_by_the_tables() -> None:
-    from solvers.mini_geister.analysis import MiniGeisterTables, colourless_state, default_store
+#: A short 2-vs-2 game (the issue's kind): player 1 runs its blue up the a-file; player 2 first gives up forcing its
+#: coin flip for endless play (c3-d3), then lets player 1's blue through unopposed (d3-d2).
+SHORT_GAME = ("BR", "RB", "b1-a1 c4-c3 a1-a2 c3-d3 a2-a3 d3-d2 a3-a4 d2-d1 a4-out")
 
-    tables = MiniGeisterTables.from_store(default_store())
-    for seed in range(3):
+
+def short_game() -> Record:
+    setup1, setup2, moves = SHORT_GAME
+    state = GeisterState.from_setups(load_game("mini-geister").variant, setup1, setup2)
+    for move in moves.split():
+        state.push_text(move)  # the rules engine checks each move
+    return record_of(state, ("nash", "random"))
+
+
+def test_a_short_mini_geister_game_is_valued_in_game_units_without_zigzag() -> None:
+    """The issue's review swung between +1 and -1 every ply (each side's table said "+1: forces its event") and gave
+    both sides 100%. Values are now each mover's expected result: 0 from the start (each side can force a coin
+    flip), what a move leaves is what the next mover starts from (negated), and a move that lets the opponent force
+    its event loses value."""
+    record = short_game()
+    review = review_record(record)
+    assert review.scale == "expected" and review.span == 2.0
+    moves = review.moves
+    assert len(moves) == 9 and all(m.verdict is not None for m in moves)
+    for entry in moves:
+        assert entry.value_before is not None and entry.value_after is not None
+        assert -1 <= entry.value_before <= 1 and -1 <= entry.value_after <= 1
+    assert moves[0].value_before == 0  # the start: the equilibrium value
+    # No zigzag: the value a move leaves its mover is the next mover's value negated (until the last ply, where
+    # player 1 knows what player 2 did not: the piece on its exit is blue).
+    for one, two in itertools.pairwise(moves[:-1]):
+        assert one.value_after == -(two.value_before or 0.0), (one, two)
+    for_player_one = [m.value_before if m.player == 1 else -(m.value_before or 0.0) for m in moves]
+    assert for_player_one == sorted(for_player_one)  # it only rises, as player 2 gives its chances away
+    assert moves[-1].move == "a4-out" and moves[-1].value_after == 1  # a proven win is +1, and only it
+    assert all(m.value_before != 1 for m in moves[:-1])
+    by_move = {m.move: m for m in moves}
+    # Player 2's d3-d2 gives up its guarantee: its opponent can now force an escape attempt it cannot stop.
+    assert by_move["d3-d2"].verdict in ("mistake", "blunder") and Review.loss(review, by_move["d3-d2"]) >= 0.2
+    # c3-d3 gives up player 2's forcing for endless play: the same value, but not one of the best moves.
+    assert by_move["c3-d3"].verdict == "best" and "c3-d3" not in by_move["c3-d3"].best
+    summary = review.summary()
+    assert summary["1"]["accuracy"] == 100.0 and summary["2"]["accuracy"] < 100.0
+
+
+def test_mini_geister_values_are_the_advices() -> None:
+    """Every entry's values are the advice's on the mover's view: the review and the panel say the same."""
+    from solvers.advice.mini_geister import advise
+
+    for seed in range(2):
         for names in (("nash", "random"), ("random", "nash")):
             record, review = reviewed("mini-geister", names, seed)
             states = record.replay_states()
             assert len(review.moves) == review.plies == len(record.moves) > 0
-            for entry, before, recorded in zip(review.moves, states, record.moves, strict=False):
+            for entry, before in zip(review.moves, states, strict=False):
                 assert isinstance(before, GeisterState)
                 mover = before.to_move
                 assert entry.verdict is not None, entry  # the 2-vs-2 game never leaves the tables
                 assert entry.position == before.view(mover).position()
                 assert "perfect_before" in entry.extra  # a finished game's record shows every colour
-                if entry.note:
-                    continue  # a capture outside the tables' event: judged with every colour known
-                # The tables reached directly: the mover's value before, and after a quiet move.
-                assert entry.value_before == tables.value(before, mover)
-                after = before.clone()
-                after.push(after.parse_action(recorded.text))
-                if after.outcome() is None and not after.captured:
-                    assert entry.value_after == tables.value(colourless_state(after), mover)
+                advice = advise(entry.position, "mini-geister", mover)
+                assert entry.value_before == advice.value
+                assert entry.value_after == next(m.value for m in advice.moves if m.move == entry.move)
 
 
-def test_three_vs_two_after_a_capture_needs_the_colours() -> None:
-    """A 3-vs-2 game past its first capture leaves the section-6 tables: judged with every colour known, and not
-    judged when the record hides them."""
+@pytest.mark.usefixtures("use_shared_solved_tables")
+def test_three_vs_two_after_a_capture_is_searched() -> None:
+    """A 3-vs-2 game past its first capture leaves the section-6 tables: judged by the search, as the advice is
+    there (and said so), and not judged when the record hides the mover's colours."""
     for seed in range(40):
         record = record_of(play("mini-geister-3v2-rbb", ("random", "random"), seed), ("random", "random"))
         states = record.replay_states()
@@ -220,20 +261,29 @@ def test_three_vs_two_after_a_capture_needs_the_colours() -> None:
             break
     else:  # pragma: no cover - random games capture early
         pytest.fail("no game with a capture before its end")
-    review = review_record(record)
+    cut = Record.parse(record.to_text())  # a few plies past the capture are enough (and quick)
+    cut.tags["Result"] = "*"
+    cut.moves = cut.moves[: captured_at + 6]
+    review = review_record(cut)
     later = [m for m in review.moves if m.ply > captured_at]
-    assert later and all(m.verdict is not None and m.note == "judged with every colour known" for m in later)
-    # The same game with player 2's colours hidden (as a record from one player's seat has them), cut before its
-    # end (the rules cannot end it without the colours).
-    hidden = Record.parse(record.to_text())
+    assert later and all(m.note for m in later)
+    judged = [m for m in later if m.verdict is not None]
+    assert judged and all("searched" in m.note for m in judged)
+    assert "search to depth" in review.engine
+    assert review_record(cut).to_json() == review.to_json()  # a fixed depth and seed: the same review
+    # The same game with player 2's colours hidden (as a record from one player's seat has them).
+    hidden = Record.parse(cut.to_text())
     hidden.tags["Setup2"] = "?"
-    hidden.tags["Result"] = "*"
-    hidden.moves = hidden.moves[: captured_at + 2]
     again = review_record(hidden)
     after = [m for m in again.moves if m.ply > captured_at]
-    assert after and all(m.verdict is None and "hides" in m.note for m in after)
-    first = [m for m in again.moves if m.ply == 1]
-    assert first[0].verdict is not None  # before any capture the colourless tables judge, colours or not
+    assert all(m.verdict is None and "hides" in m.note for m in after if m.player == 2)
+    for mine, seen in zip([m for m in after if m.player == 1], [m for m in later if m.player == 1], strict=True):
+        assert (mine.value_before, mine.value_after, mine.verdict) == (
+            seen.value_before,
+            seen.value_after,
+            seen.verdict,
+        )
+        assert "perfect_before" not in mine.extra  # the colours it hides are not used
 
 
 # --------------------------------------------------------------------------------------------------- Geister
@@ -297,6 +347,17 @@ def test_geister_judges_a_move_on_what_its_player_could_know() -> None:
     mine = [m.to_json() for m in one.moves if m.player == 1]
     assert mine == [m.to_json() for m in two.moves if m.player == 1]
     assert len(mine) >= 3
+
+
+def test_a_geister_review_is_the_same_twice_by_default() -> None:
+    """The issue's review gave two verdicts for one record: it searched for a time a move. By default it searches
+    to a fixed depth, with a fixed seed."""
+    from solvers.review import DEFAULT_DEPTH
+
+    record = _geister_record(1)
+    one, two = review_record(record), review_record(record)
+    assert one.to_json() == two.to_json()
+    assert one.extra["limit"] == {"time": None, "depth": DEFAULT_DEPTH} and f"depth {DEFAULT_DEPTH}" in one.engine
 
 
 def test_geister_hidden_own_colours_are_not_judged() -> None:

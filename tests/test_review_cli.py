@@ -73,6 +73,24 @@ def test_geister_at_a_fixed_depth(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert review_json([str(path), "--depth", "1"], capsys) == data  # the same on any run
 
 
+def test_geister_by_default_at_a_fixed_depth_and_by_time_on_request(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The same record reviewed twice gives the same verdicts (the issue's gave two): a fixed depth unless --time."""
+    from solvers.review import DEFAULT_DEPTH
+
+    path = saved(tmp_path, "geister", ("random", "chototsu"))
+    record = Record.load(path)
+    record.moves = record.moves[:6]
+    record.tags["Result"] = "*"
+    record.save(path)
+    data = review_json([str(path)], capsys)
+    assert data["engine"] == f"sage search, depth {DEFAULT_DEPTH}" and data["limit"]["time"] is None
+    assert review_json([str(path)], capsys) == data
+    timed = review_json([str(path), "--time", "0.05"], capsys)
+    assert timed["engine"] == "sage search, 0.05 s a move" and timed["limit"] == {"time": 0.05, "depth": None}
+
+
 def test_the_table_says_each_verdict_and_the_thresholds(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = saved(tmp_path, "tcg", ("random", "equilibrium"), seed=3, n=3)
     data = review_json([str(path)], capsys)

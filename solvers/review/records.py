@@ -17,10 +17,10 @@ from core.game import Game
 from core.game_type import resolve
 from core.games import GAME_TYPES
 from core.record import Record
-from solvers.review import DEFAULT_TIME, Review
+from solvers.review import DEFAULT_DEPTH, Review
 from solvers.review.judging import Budget, Tick
 
-__all__ = ["DEFAULT_TIME", "ReviewCancelled", "beyond_limits", "entries_of", "review_record"]
+__all__ = ["DEFAULT_DEPTH", "ReviewCancelled", "beyond_limits", "entries_of", "review_record"]
 
 
 #: A game's judge (``GameType.reviewer``): the record, its replayed states, the tick, what a search may spend.
@@ -73,9 +73,10 @@ def review_record(
     seed: int = 0,
 ) -> Review:
     """Every move of ``record`` judged for its mover (see ``solvers.review``). Geister's moves get the strongest
-    search for ``time`` seconds each (``DEFAULT_TIME``), or to a fixed ``depth`` (the same review on any machine),
-    its tie-breaks drawn from ``seed``; the solved games ignore the three. Raises ``RecordError`` for a record that
-    does not replay and ``ReviewCancelled`` when ``should_stop`` says so."""
+    search to a fixed ``depth`` (``DEFAULT_DEPTH`` when neither is given: the same review on any machine), or for
+    ``time`` seconds each, its tie-breaks drawn from ``seed``; Mini-Geister's search past its 3-vs-2 tables takes
+    ``depth`` too (its advice's depth by default); the solved games ignore the three. Raises ``RecordError`` for a
+    record that does not replay and ``ReviewCancelled`` when ``should_stop`` says so."""
     name = record.tags.get("Game", "")
     game = GAME_TYPES.get(name)
     if game is None:
@@ -102,4 +103,6 @@ def review_record(
     if game.reviewer is None:
         raise RecordError(f"no review for {game.title} yet")
     judge: Judge = resolve(game.reviewer)
+    if time is None and depth is None and game.review_searches:
+        depth = DEFAULT_DEPTH  # a fixed depth unless a time is asked for: the same review on any machine
     return judge(record, states, tick, Budget(time, depth, seed))

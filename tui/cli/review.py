@@ -1,9 +1,10 @@
 """``nashplay review FILE``: a game record's review, every move judged from its mover's point of view.
 
 Exact where the game is solved (Nim by Grundy values, TCG and Footstep by the equilibrium, Mini-Geister by its
-tables), Geister by the strongest search at ``--time`` seconds a move (or to a fixed ``--depth``), with a progress bar
-on a terminal. The output is a table of the moves (value before and after, the best moves, the verdict with its mark)
-and each player's summary, or with ``--json`` exactly one JSON object (``Review.to_json``, with the span of values).
+tables' bounds on the mover's expected result), Geister by the strongest search to a fixed ``--depth`` a move (5 by
+default: the same review on any machine) or for ``--time`` seconds a move, with a progress bar on a terminal. The
+output is a table of the moves (value before and after, the best moves, the verdict with its mark) and each player's
+summary, or with ``--json`` exactly one JSON object (``Review.to_json``, with the span of values).
 
 Nothing heavy is imported here: the judges (numpy, the solvers, the compiled search) load once the record is read,
 so ``--help`` and argument errors answer at once.
@@ -21,7 +22,7 @@ from core.errors import NotationError
 from core.games import GAME_TYPES
 from core.record import Record
 from solvers.review import MARKS, THRESHOLDS, VERDICTS
-from solvers.review.records import DEFAULT_TIME
+from solvers.review.records import DEFAULT_DEPTH
 from tui.cli.common import file_problem, plural, real_number, whole_number
 from tui.config import THINK_TIME_RANGE
 
@@ -38,9 +39,9 @@ BAR = 30
 
 EXAMPLES = """\
 examples:
-  nashplay review game-0001.ngr                    every move judged (Geister: 0.1 s of search a move)
-  nashplay review game-0001.ngr --time 1           a deeper look: 1 s a move
-  nashplay review game-0001.ngr --depth 4 --json   the same review on any machine, as one JSON object
+  nashplay review game-0001.ngr                    every move judged (Geister: a search to depth 5 a move)
+  nashplay review game-0001.ngr --depth 7          a deeper look, still the same review on any machine
+  nashplay review game-0001.ngr --time 1 --json    1 s of search a move (depends on the machine), as JSON
 """
 
 
@@ -49,9 +50,9 @@ def _verdict_help() -> str:
     return (
         "Each move is judged for its mover: its value before the move, the value of the move played, and the best "
         "moves. A move's loss is (best value - value after) / the range of values (1 for Geister's chances, 2 for "
-        "outcomes and TCG's payoff, 4 for Footstep's points); the verdict: best (one of the best moves, or a loss "
-        f"below {THRESHOLDS['inaccuracy']:.0%}, marked ~ in the table), {marks} of the range. Accuracy: 100 less "
-        "the average loss in percent."
+        "outcomes and expected results from -1 to +1, 4 for Footstep's points); the verdict: best (one of the best "
+        f"moves, or a loss below {THRESHOLDS['inaccuracy']:.0%}, marked ~ in the table), {marks} of the range. "
+        "Accuracy: 100 less the average loss in percent."
     )
 
 
@@ -62,8 +63,9 @@ def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
         description=textwrap.fill(
             "A game record's review. Nim is judged by Grundy values, TCG and Footstep by the exact equilibrium (each "
             "player's action against the opponent's equilibrium mix, two entries a round), Mini-Geister by its "
-            "solved tables (and with every colour known where the record reveals them), Geister by the strongest "
-            "search from the mover's own view.",
+            "solved tables (the mover's expected result, as its advice gives it; past the 3-vs-2 tables, its search "
+            "to a fixed depth), Geister by the strongest search from the mover's own view, to a fixed depth unless "
+            "--time is given: the same record gets the same review on any machine.",
             100,
         )
         + "\n\n"
@@ -76,12 +78,14 @@ def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
     review.add_argument(
         "--time",
         type=real_number(low, high, "seconds"),
-        help=f"Geister: seconds of search a move, {low:g} to {high:g} (default {DEFAULT_TIME:g})",
+        help=f"Geister: seconds of search a move instead of a fixed depth, {low:g} to {high:g} (the review then "
+        "depends on the machine's speed)",
     )
     review.add_argument(
         "--depth",
         type=whole_number(1, MAX_DEPTH),
-        help=f"Geister: search each move to this depth instead, 1..{MAX_DEPTH}: the same review on any machine",
+        help=f"Geister: search each move to this depth, 1..{MAX_DEPTH} (default {DEFAULT_DEPTH}): the same review "
+        "on any machine",
     )
     review.add_argument("--json", action="store_true", help="exactly one JSON object (Review.to_json)")
 
@@ -180,7 +184,7 @@ def _verdict(move: MoveReview) -> str:
 
 
 NOUNS = {"best": "best", "inaccuracy": "inaccuracies"}
-MEANINGS = {"chance": "chance to win", "outcome": "outcome (+1 / 0 / -1)", "expected": "expected payoff"}
+MEANINGS = {"chance": "chance to win", "outcome": "outcome (+1 / 0 / -1)", "expected": "expected result"}
 
 
 def render(review: Review, source: str, result: str) -> list[str]:
