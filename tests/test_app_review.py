@@ -438,6 +438,28 @@ def test_snapshot(snap_compare, size: str) -> None:  # type: ignore[no-untyped-d
     assert snap_compare(app, terminal_size=SNAPSHOT_SIZES[size], run_before=run_before)
 
 
+def test_a_long_title_loses_its_asides_whole_not_cut_inside_one() -> None:
+    """At 80 columns the game screen's review title ("... (player 2: red-red-blue) vs random (player 1 escaped
+    ...)") was cut inside its parentheses: it now drops whole asides, the last first."""
+    record = game_record("nim", seed=3, at_least=5)
+    long = "Review: Mini-Geister 2 vs 3 (player 2: red-red-blue) vs random (player 1 escaped a blue piece from a4)"
+
+    async def test() -> None:
+        app = NashplayApp(ai_delay=0, ascii_mode=True)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            screen = ReviewScreen(record, long)
+            await app.push_screen(screen)
+            await wait_for(pilot, lambda: screen.phase != "running", "the review")
+            title = str(screen.title)
+            assert "..." not in title and title.count("(") == title.count(")")
+            # The longest form that fits: the result's aside went whole, the rest stays.
+            assert title.startswith("Review: Mini-Geister 2 vs 3") and title.endswith(" vs random"), title
+            await close(app, pilot)
+
+    run(test)
+
+
 def test_a_move_close_to_the_best_is_not_starred() -> None:
     """A move judged best for a loss under the inaccuracy threshold, but not one of the best moves, says so (``~``):
     a star would claim it was the best move."""

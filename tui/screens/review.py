@@ -128,6 +128,37 @@ def axis_labels(review: Review) -> tuple[str, str, str]:
     return (f"{high:+g}", "0", f"{low:+g}")
 
 
+def shorter_titles(title: str, game: str) -> list[str]:
+    """Shorter forms of ``title`` for a narrow header, longest first, none cut inside a parenthesis: without its
+    parenthesised asides, the last first ("Review: Mini-Geister 2 vs 3 (player 2: red-red-blue) vs random (player 1
+    escaped ...)" loses the result, then the side), then ``game`` alone ("Review: <the game's title>"), then
+    "Review"."""
+    shorter: list[str] = []
+    current = title
+    while True:
+        cut = _without_last_aside(current)
+        if cut == current:
+            break
+        shorter.append(cut)
+        current = cut
+    for candidate in (game, _without_last_aside(game), "Review"):
+        shorter.append(candidate)
+    return [t for i, t in enumerate(shorter) if t and t != title and t not in shorter[:i]]
+
+
+def _without_last_aside(text: str) -> str:
+    """``text`` without its last parenthesised part (nested ones go with it), or ``text`` when it has none."""
+    end = text.rfind(")")
+    if end < 0:
+        return text
+    depth = 0
+    for start in range(end, -1, -1):
+        depth += {")": 1, "(": -1}.get(text[start], 0)
+        if depth == 0:
+            return " ".join((text[:start].rstrip() + " " + text[end + 1 :].lstrip()).split())
+    return text
+
+
 def scale_words(review: Review) -> str:
     return {"chance": "chance to win", "outcome": "+1 a win, -1 a loss", "expected": "expected payoff"}.get(
         review.scale, review.scale
@@ -239,7 +270,8 @@ class ReviewScreen(NashplayScreen):
         title = self.review_title or name
         title = title if title.startswith("Review") else f"Review: {title.removeprefix('Replay: ')}"
         players = f"{tags.get('Player1', '?')} vs {tags.get('Player2', '?')}"
-        self.set_titles((title, f"{players}, result {self.record.result}"), (title, players), (title, ""))
+        shorter = [(short, "") for short in shorter_titles(title, f"Review: {name}")]
+        self.set_titles((title, f"{players}, result {self.record.result}"), (title, players), (title, ""), *shorter)
         self.query_one("#review-graph", ValueGraph).ascii_mode = self.nashplay.ascii_mode
         if self.geister:
             self.query_one("#review-board", Board).interactive = False
