@@ -496,6 +496,13 @@ def _side_words(game: str, strategy: _Strategy, verdicts: dict[str, Assessment],
     used, verdict = _strongest(strategy, verdicts, rule)
     by = f" (by the {used} rule)" if used != rule else ""
     if verdict.value > 0:
+        # The other rule's distance where it forces too, sooner or later (the extended rule's guess comes sooner).
+        also = [
+            f"{name} rule: {_plies(other.distance)}"
+            for name, other in verdicts.items()
+            if name != used and other.value > 0 and other.distance != verdict.distance
+        ]
+        by += f" ({'; '.join(also)})" if also else ""
         return f"{who} can force {_events(game, strategy.target, used)} in {_plies(verdict.distance)}{by}"
     if game == TWO_VS_TWO:
         event, first = "a coin flip", "a coin-flip escape attempt first"
