@@ -12,6 +12,7 @@ from pathlib import Path
 
 from app_helpers import SIZE, finished_record
 from pilot_helpers import run, view_of, wait_for
+from screen_text import layout_problems, screen_text
 from textual.widgets import Input
 from waiting import HANG_SECONDS
 
@@ -134,5 +135,42 @@ def test_menu_opens_a_record_file(tmp_path: Path) -> None:
             await pilot.press("escape")
             await pilot.pause()
             assert isinstance(app.screen, MenuScreen)
+
+    run(test)
+
+
+LONG_PATH = "Replay: /home/someone/Documents/nashplay/records/geister-2024-05-01-against-chototsu.ngr"
+
+
+def test_the_title_and_the_position_are_never_cut_at_80x24_nor_at_110x34() -> None:
+    """At 80x24 the header said "Replay..." (a long path cut at its first space) and the status ended its position
+    with an ellipsis (a cut position cannot be copied). A shorter title is chosen instead (the file's name), and the
+    position goes whole on a line of its own; at 110x34 it is back beside "Position:"."""
+
+    async def test() -> None:
+        record = finished_record()
+        app = NashplayApp(StartRequest("replay", record=record, replay_title=LONG_PATH), ai_delay=0, ascii_mode=True)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, ReplayScreen)
+            await pilot.press("right")
+            await pilot.pause()
+            assert screen.title == "Replay: geister-2024-05-01-against-chototsu.ngr", screen.title
+            position = view_of(app).position()
+            lines = str(screen.query_one("#status").render()).splitlines()
+            assert position in lines and "Position:" in lines, lines
+            assert "..." not in screen.title and "\u2026" not in screen_text(app) and not layout_problems(app)
+            await pilot.resize_terminal(110, 34)
+            await pilot.pause()
+            await pilot.pause()
+            lines = str(screen.query_one("#status").render()).splitlines()
+            assert f"Position: {position}" in lines and "left/right: step; Home/End: the ends; f: flip" in lines
+            # 110 columns: still not the whole path, but the file's name and who played.
+            assert (screen.title, screen.sub_title) == (
+                "Replay: geister-2024-05-01-against-chototsu.ngr",
+                "human vs chototsu, result 0-1",
+            )
+            assert not layout_problems(app)
 
     run(test)

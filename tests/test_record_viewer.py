@@ -270,6 +270,33 @@ def test_the_state_view_names_tcg_points_and_caps_the_bar() -> None:
     run(test)
 
 
+def test_a_long_title_and_a_long_start_state_are_never_cut() -> None:
+    """At 80x24 a record file's long path made the title "Replay..." and a start state longer than the move list was
+    cut ("start 10,11,12,13"): a shorter title is chosen, and the state in the list is whole or left out (the state
+    view shows it whole)."""
+    state = load_game("nim", heaps=(10, 11, 12, 13, 14, 15, 16))
+    state.apply(state.legal_actions()[0])
+    record = Record.from_state(state, {"Player1": "alice", "Player2": "bob"})
+    title = "Replay: /home/someone/Documents/nashplay/records/a-nim-game-with-a-long-name.ngr"
+
+    async def test() -> None:
+        app = NashplayApp(ai_delay=0, ascii_mode=True)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            screen = RecordViewerScreen(record, title)
+            await app.push_screen(screen)
+            await pilot.pause()
+            assert screen.title == "Replay: a-nim-game-with-a-long-name.ngr", screen.title
+            lines = screen.query_one(PlyList).lines
+            assert lines[0].plain.split() == ["start"], lines[0].plain
+            await pilot.resize_terminal(110, 34)
+            await pilot.pause()
+            lines = screen.query_one(PlyList).lines
+            assert lines[0].plain.split() == ["start", "10,11,12,13,14,15,16"], lines[0].plain
+
+    run(test)
+
+
 SNAPSHOT_SIZES = {"80x24": (80, 24), "110x34": (110, 34)}
 
 

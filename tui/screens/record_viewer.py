@@ -10,6 +10,7 @@ the current one marked and their comments (solved lines put mixes, values and co
 from __future__ import annotations
 
 import textwrap
+from pathlib import PurePath
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -29,6 +30,25 @@ from tui.widgets.ply_list import PlyList
 
 #: Seconds per move while playing.
 PLAY_SECONDS = 1.0
+
+
+def title_choices(title: str, game: str, players: str, result: str) -> list[tuple[str, str]]:
+    """The (title, sub-title) choices, most detailed first, for ``set_titles``: the title given ("Replay: PATH",
+    "Solved line, 13 plies: ...") and its shorter form (the file's name without its folders, the part before the
+    colon), each with the players and the result, with the players, or alone; then "Replay: TCG" and last "Replay",
+    which always fits, so that no title is cut ("Replay..."). (The Geister replay viewer has the same.)"""
+    subs = [f"{players}, result {result}", players]
+    if title.startswith("Replay: "):
+        # A file's folders say least: its name with who played comes before its whole path alone.
+        name = f"Replay: {PurePath(title.removeprefix('Replay: ')).name}"
+        choices = [(shown, sub) for shown in (title, name) for sub in subs] + [(title, ""), (name, "")]
+    else:
+        # A title's detail after its colon says more than who played: the whole title alone comes first.
+        head = title.split(": ")[0]
+        choices = [(title, sub) for sub in [*subs, ""]]
+        choices += [(head, sub) for sub in [*subs, ""]]
+    choices += [(f"Replay: {game}", sub) for sub in [*subs, ""]] + [("Replay", "")]
+    return list(dict.fromkeys(choices))
 
 
 class RecordViewerScreen(PlaybackScreen):
@@ -91,14 +111,21 @@ class RecordViewerScreen(PlaybackScreen):
         name = game.title if game is not None else tags.get("Game", "?")
         title = self.replay_title or f"Replay: {name}"
         players = f"{tags.get('Player1', '?')} vs {tags.get('Player2', '?')}"
-        short = title.split(": ")[0] if ": " in title and not title.startswith("Replay: ") else title
-        result = f"result {self.record.result}"
-        self.set_titles((title, f"{players}, {result}"), (title, players), (title, result), (title, ""), (short, ""))
+        self.set_titles(*title_choices(title, name, players, self.record.result))
         moves = self.query_one("#viewer-moves", PlyList)
         moves.border_title = "Rounds" if self.simultaneous else "Moves"
-        start = self.states[0]
         what = "round" if self.simultaneous else "move"
-        lines = [Text(f"{'':>4} start {state_text(start)}", end="")]
+        moves.empty_text = f"no {what}s"
+        self._list_plies()
+        self.start_playback(PLAY_SECONDS)
+        self._show()
+
+    def _list_plies(self) -> None:
+        """The move list's lines: the start state, then each move or round. The start state is shown whole or not at
+        all (a cut state cannot be copied; the state view shows it whole at the start)."""
+        start = state_text(self.states[0])
+        room = self._list_width() - 2  # the mark ("> ") before each line
+        lines = [Text(f"{'':>4} start {start}" if len(f"{'':>4} start {start}") <= room else f"{'':>4} start", end="")]
         comments: list[str | None] = [None]
         for index, recorded in enumerate(self.record.moves):
             if self.simultaneous:
@@ -108,13 +135,16 @@ class RecordViewerScreen(PlaybackScreen):
                 label = f"{index + 1:>4}. P{mover} {recorded.text}"
             lines.append(Text(label, end=""))
             comments.append(recorded.comment)
-        moves.empty_text = f"no {what}s"
-        moves.set_lines(lines, comments)
-        self.start_playback(PLAY_SECONDS)
-        self._show()
+        self.query_one("#viewer-moves", PlyList).set_lines(lines, comments)
+
+    def _list_width(self) -> int:
+        """Columns of the move list's lines: its column (``record_viewer.tcss``: 40, 30 compact) less the column's
+        border and padding (2) and the list's (4)."""
+        return (30 if self.compact else 40) - 6
 
     def size_changed(self) -> None:
         if self.is_mounted:
+            self._list_plies()
             self._show()
 
     # ---- showing

@@ -6,6 +6,8 @@ game in progress.
 
 from __future__ import annotations
 
+import textwrap
+from pathlib import PurePath
 from typing import ClassVar
 
 from rich.text import Text
@@ -17,6 +19,7 @@ from textual.reactive import reactive
 from textual.widgets import Header, Static
 
 from core.game import Side
+from core.games import GAME_TYPES
 from core.geister import GeisterState, GeisterView, Piece
 from core.record import Record
 from tui.messages import OpenReview
@@ -48,6 +51,53 @@ def spectator_view(state: GeisterState, seen_from: Side) -> GeisterView:
         own_setup=state.setup(seen_from),
         start=state.start_position,
     )
+
+
+def title_choices(title: str, game: str, players: str, result: str) -> list[tuple[str, str]]:
+    """The (title, sub-title) choices, most detailed first, for ``set_titles``: the title given ("Replay: PATH",
+    "Solved line, 13 plies: ...") and its shorter form (the file's name without its folders, the part before the
+    colon), each with the players and the result, with the players, or alone; then "Replay: Geister" and last
+    "Replay", which always fits, so that no title is cut ("Replay...")."""
+    subs = [f"{players}, result {result}", players]
+    if title.startswith("Replay: "):
+        # A file's folders say least: its name with who played comes before its whole path alone.
+        name = f"Replay: {PurePath(title.removeprefix('Replay: ')).name}"
+        choices = [(shown, sub) for shown in (title, name) for sub in subs] + [(title, ""), (name, "")]
+    else:
+        # A title's detail after its colon says more than who played: the whole title alone comes first.
+        head = title.split(": ")[0]
+        choices = [(title, sub) for sub in [*subs, ""]]
+        choices += [(head, sub) for sub in [*subs, ""]]
+    choices += [(f"Replay: {game}", sub) for sub in [*subs, ""]] + [("Replay", "")]
+    return list(dict.fromkeys(choices))
+
+
+def position_lines(position: str, width: int) -> list[str]:
+    """A position in a status of ``width`` columns, whole, never cut (it is there to be copied): "Position: P" on one
+    line; else "Position:" and the position on a line of its own; else the position broken after a ``/`` (each
+    line a whole run of rows); else nothing."""
+    if len(f"Position: {position}") <= width:
+        return [f"Position: {position}"]
+    if len(position) <= width:
+        return ["Position:", position]
+    rows = position.split("/")
+    lines = [rows[0]]
+    for row in rows[1:]:
+        if len(lines[-1]) + 1 + len(row) <= width:
+            lines[-1] += "/" + row
+        else:
+            lines[-1] += "/"
+            lines.append(row)
+    return ["Position:", *lines] if all(len(line) <= width for line in lines) else []
+
+
+#: The stepping keys, most detailed first: the first that fits the status is shown.
+KEYS = (
+    "left/right: step; Home/End: the ends; f: flip",
+    "left/right: step; Home/End; f: flip",
+    "left/right: step; f: flip",
+    "left/right: step",
+)
 
 
 class ReplayScreen(PlaybackScreen):
@@ -92,6 +142,8 @@ class ReplayScreen(PlaybackScreen):
         self.states = record.replay()
         self.viewer = viewer
         self.replay_title = title
+        #: The width the status text was made for.
+        self._status_width = 0
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -106,12 +158,13 @@ class ReplayScreen(PlaybackScreen):
 
     def on_mount(self) -> None:
         tags = self.record.tags
-        title = self.replay_title or f"Replay: {tags.get('Game', '?')}"
+        game = GAME_TYPES.get(tags.get("Game", ""))
+        name = game.title if game is not None else tags.get("Game", "?")
+        title = self.replay_title or f"Replay: {name}"
         players = f"{tags.get('Player1', '?')} vs {tags.get('Player2', '?')}"
-        sub_title = f"{players}, result {self.record.result}"
-        # Long titles ("Solved line, 13 plies: player 1 moves first and ...") drop their detail after the colon.
-        short = title.split(": ")[0] if ": " in title and not title.startswith("Replay: ") else title
-        self.set_titles((title, sub_title), (title, players), (title, ""), (short, sub_title), (short, ""))
+        # Long titles ("Solved line, 13 plies: player 1 moves first and ...", "Replay: /a/long/path.ngr") give way
+        # to shorter ones, down to "Replay": the header never cuts one.
+        self.set_titles(*title_choices(title, name, players, self.record.result))
         board = self.query_one("#board", Board)
         board.interactive = False
         moves = self.query_one("#moves", MoveList)
@@ -120,6 +173,7 @@ class ReplayScreen(PlaybackScreen):
         moves.first = self.states[0].to_move
         self.start_playback(SPEEDS[self.speed_index])
         self._show()
+        self.call_after_refresh(self._fit_status)
         moves.focus()
 
     @property
@@ -132,26 +186,48 @@ class ReplayScreen(PlaybackScreen):
         self.query_one("#board", Board).view = view
         moves = self.query_one("#moves", MoveList)
         moves.ply = None if self.ply == self.last_ply else self.ply
+        status = self.query_one("#status", Static)
+        # Not laid out yet (just mounted): the narrowest the side column gets, until the first layout says.
+        width = status.content_size.width or 26
+        self._status_width = width
+        status.update(self.status_text(state, view.position(), width))
+
+    def status_text(self, state: GeisterState, position: str, width: int) -> Text:
+        """The status column's text for ``state`` (``position`` as the board shows it), each line within ``width``
+        columns: longer texts break between words, the keys take a shorter wording, and the position is never cut
+        (``position_lines``)."""
         text = Text(end="")
-        text.append(f"Ply {self.ply} of {self.last_ply}\n", style="bold")
+
+        def say(line: str, style: str = "") -> None:
+            for piece in textwrap.wrap(line, width, break_long_words=False, break_on_hyphens=False) or [""]:
+                text.append(piece + "\n", style=style)
+
+        say(f"Ply {self.ply} of {self.last_ply}", "bold")
         if self.ply:
             recorded = self.record.moves[self.ply - 1]
-            text.append(f"Last move: {recorded.text}\n")
+            say(f"Last move: {recorded.text}")
             if recorded.comment:
-                text.append(f"{recorded.comment}\n", style="italic")
+                say(recorded.comment, "italic")
         outcome = state.outcome()
         if outcome is not None:
-            text.append(f"Game over: {outcome}\n", style="bold")
+            say(f"Game over: {outcome}", "bold")
         elif self.ply == self.last_ply:
-            text.append(f"End of the record (result {self.record.result})\n")
+            say(f"End of the record (result {self.record.result})")
         else:
-            text.append(f"{state.to_move} to move\n")
-        text.append(
-            f"{'Playing' if self.playing else 'Paused'}, {SPEEDS[self.speed_index]:g} s per move\n", style="dim"
-        )
-        text.append(f"Position: {view.position()}\n", style="dim")
-        text.append("left/right: step; Home/End: the ends; f: flip", style="dim")
-        self.query_one("#status", Static).update(text)
+            say(f"{state.to_move} to move")
+        say(f"{'Playing' if self.playing else 'Paused'}, {SPEEDS[self.speed_index]:g} s per move", "dim")
+        for line in position_lines(position, width):
+            text.append(line + "\n", style="dim")
+        text.append(next((keys for keys in KEYS if len(keys) <= width), KEYS[-1]), style="dim")
+        return text
+
+    def on_resize(self) -> None:
+        # The status column's width is known once the layout is done: its text is made again for it.
+        self.call_after_refresh(self._fit_status)
+
+    def _fit_status(self) -> None:
+        if self.is_mounted and self.query_one("#status", Static).content_size.width != self._status_width:
+            self._show()
 
     def watch_ply(self) -> None:
         if self.is_mounted:
