@@ -8,15 +8,23 @@ loss in so many plies), then the others: each with its value, its weight in the 
 what the adviser says of it. Compact (a small terminal) it drops detail, never wraps: fewer moves, no legend, and
 the chances of blue only on the board.
 
+Every line is made for the panel's real width (redrawn when it changes): a line that does not fit takes a shorter
+wording (``first_fitting``: the caller may offer several for its note, most detailed first), a move keeps its
+figures on its own line (the words after them go first), and what must run over several lines breaks between words
+or between items ("c4 39%" stays together), never inside one.
+
 It only draws; the screen feeds it advice as it arrives.
 """
 
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from rich.text import Text
+from textual import events
+from textual.widget import Widget
 from textual.widgets import Static
 
 if TYPE_CHECKING:
@@ -102,64 +110,152 @@ def fit(line: str, width: int) -> str:
     return (line[:cut] if cut > width // 2 else line[:width]).rstrip()
 
 
+def first_fitting(candidates: Sequence[str], width: int) -> str:
+    """The first of ``candidates`` (most detailed first) that fits ``width`` columns; else the last one cut at a word
+    (``fit``)."""
+    return next((text for text in candidates if len(text) <= width), fit(candidates[-1], width))
+
+
+def wrapped(text: str, width: int) -> list[str]:
+    """``text`` over lines of ``width`` columns, broken between words only: never inside a word, nor at a move's
+    hyphen ("b2-" / "b3"); a word wider than a line is cut (``fit``)."""
+    lines = textwrap.wrap(text, max(1, width), break_long_words=False, break_on_hyphens=False)
+    return [fit(line, width) for line in lines] or [""]
+
+
+def packed(items: Sequence[str], width: int, gap: str = "  ") -> list[str]:
+    """``items`` on as few lines of ``width`` columns as they fill, ``gap`` between two: an item ("c4 39%") is never
+    split over two lines."""
+    lines: list[str] = []
+    for item in items:
+        if lines and len(lines[-1]) + len(gap) + len(item) <= width:
+            lines[-1] += gap + item
+        else:
+            lines.append(fit(item, width))
+    return lines
+
+
+def engine_forms(engine: str) -> list[str]:
+    """An engine's name with its detail, then shorter: "solved equilibrium (n = 20, k = 3)", "solved equilibrium";
+    "sage, depth 9", "sage". A form never ends inside a parenthesis."""
+    forms = [engine]
+    for cut in (" (", ", "):
+        head = forms[-1].split(cut)[0]
+        if head and head not in forms and head.count("(") == head.count(")"):
+            forms.append(head)
+    return forms
+
+
+def note_lines(note: str | Sequence[str], width: int) -> list[str]:
+    """The note's lines: the first of its wordings (a text, or several, most detailed first) whose every line fits
+    ``width``; else the last wording broken between words."""
+    wordings = [note] if isinstance(note, str) else list(note)
+    for wording in wordings:
+        parts = wording.splitlines()
+        if all(len(part) <= width for part in parts):
+            return parts
+    return [line for part in wordings[-1].splitlines() for line in wrapped(part, width)] if wordings else []
+
+
 class AdvicePanel(Static):
     DEFAULT_CSS = """
-    AdvicePanel { height: auto; margin-bottom: 1; text-wrap: nowrap; }
+    AdvicePanel { height: auto; margin-bottom: 1; text-wrap: nowrap; text-overflow: clip; }
     """
+
+    #: What was last shown (``show``'s arguments), redrawn at the panel's new width when it changes.
+    _shown: tuple[Advice | None, str, str | Sequence[str], bool, str | None] | None = None
+    #: The width the panel's lines were made for.
+    _drawn_width = 0
 
     #: Rows of the terminal the rest of a board screen takes (header, status, captures, the move list's least, the
     #: message line, the footer): the panel has what is left, and drops its details past it.
     OTHER_ROWS = 16
 
     def show(
-        self, advice: Advice | None, engine: str, note: str = "", compact: bool = False, who: str | None = None
+        self,
+        advice: Advice | None,
+        engine: str,
+        note: str | Sequence[str] = "",
+        compact: bool = False,
+        who: str | None = None,
     ) -> None:
         """Draw ``advice`` (``None``: ``engine`` and ``note`` say why there is none yet); ``who`` names the player it
-        is for when that is not the user (Nim's player to move at a shared keyboard)."""
+        is for when that is not the user (Nim's player to move at a shared keyboard). ``note`` may be several
+        wordings, most detailed first: the panel shows the first that fits its width on its lines, so that a note
+        is shortened, not wrapped ("Starting the search in a background process..." / "Starting the search...")."""
+        self._shown = (advice, engine, note, compact, who)
+        self._draw()
+
+    def _draw(self) -> None:
+        if self._shown is None:
+            return
+        advice, engine, note, compact, who = self._shown
         rows = max(8, self.app.size.height - self.OTHER_ROWS)
-        self.update(self.render_advice(advice, engine, note, compact, self.content_size.width or 60, rows, who))
+        self._drawn_width = self._width()
+        self.update(self.render_advice(advice, engine, note, compact, self._drawn_width, rows, who))
+
+    def _width(self) -> int:
+        """The columns the panel's lines have. A panel just shown (``display`` was off) has no size yet: it takes its
+        container's, which it fills; a panel drawn for a guessed width had its lines folded at the real one."""
+        width = self.content_size.width
+        if not width and isinstance(self.parent, Widget):
+            width = self.parent.content_size.width - self.styles.gutter.width
+        return width if width > 0 else 60
+
+    def on_resize(self, event: events.Resize) -> None:
+        if self._shown is not None and self._width() != self._drawn_width:
+            self._draw()
 
     @staticmethod
     def render_advice(
         advice: Advice | None,
         engine: str,
-        note: str = "",
+        note: str | Sequence[str] = "",
         compact: bool = False,
         width: int = 60,
         rows: int = 1000,
         who: str | None = None,
     ) -> Text:
-        """The panel's text for ``advice``; every line fits ``width`` columns (the longer ones lose their ends), and
-        past ``rows`` lines the details go, last first (the moves and their forced results always stay)."""
+        """The panel's text for ``advice``; every line fits ``width`` columns (a shorter wording where the longer does
+        not fit, a word never split), and past ``rows`` lines the details go, last first (the moves and their
+        forced results always stay)."""
         lines: list[tuple[str, str]] = []  # (line, style)
         details_from = 10**9  # where the droppable lines start
 
-        def add(line: str, style: str = "") -> None:
-            lines.append((fit(line, width), style))
+        def add(*wordings: str, style: str = "") -> None:
+            lines.append((first_fitting(wordings, width), style))
 
+        hints = [""] if compact else [" (a hides it)", ""]
         if advice is None:
-            add(f"Advice{'' if compact else ' (a hides it)'}: {engine}", "bold")
-            for part in note.splitlines():
-                for piece in textwrap.wrap(part, max(20, width)) or [""]:
-                    add(piece, "dim")
+            add(*(f"Advice{hint}: {form}" for hint in hints for form in engine_forms(engine)), style="bold")
+            for piece in note_lines(note, width):
+                add(piece, style="dim")
             return _joined(lines)
         state = "" if advice.final else " (thinking)"
-        add(f"Advice{'' if compact else ' (a hides it)'}: {advice.engine}{state}", "bold")
-        for part in note.splitlines():
-            for piece in textwrap.wrap(part, max(20, width)) or [""]:
-                add(piece, "dim")
+        # The key's reminder, then the engine's detail ("sage, depth 9", "solved equilibrium (n = 20, k = 3)") give
+        # way; the state stays, which says the figures may still change.
+        add(
+            *(f"Advice{hint}: {form}{state}" for hint in hints for form in engine_forms(advice.engine)),
+            f"Advice: {engine_forms(advice.engine)[-1]}",
+            style="bold",
+        )
+        for piece in note_lines(note, width):
+            add(piece, style="dim")
         if advice.result is not None:
-            add(f"{position_words(advice.result, advice.plies, who)} (proven)", "bold")
+            words = position_words(advice.result, advice.plies, who)
+            add(f"{words} (proven)", words, style="bold")
         elif advice.value is not None and advice.scale == "chance":
             whose = f"{who}'s" if who else "Your"
-            add(f"{whose} chance to win: {advice.value * 100:.0f}%", "bold")
+            chance = f"{advice.value * 100:.0f}%"
+            add(f"{whose} chance to win: {chance}", f"Chance to win: {chance}", style="bold")
         elif advice.value is not None:
             exact = ", exact" if advice.exact else ""
-            add(f"Value for {who or 'you'}: {value_text(advice.value, advice.scale)}{exact}", "bold")
+            value = value_text(advice.value, advice.scale)
+            add(f"Value for {who or 'you'}: {value}{exact}", f"Value: {value}{exact}", f"Value: {value}", style="bold")
         best = next((line for line in advice.moves if line.move == advice.best), None)
         if advice.best:
             words = f"  {move_words(best)}" if best is not None and (best.forced or best.result) else ""
-            add(f"Suggested: {advice.best}{words}", "bold")
+            add(f"Suggested: {advice.best}{words}", f"Suggested: {advice.best}", style="bold")
         shown = SHOWN_MOVES_COMPACT if compact else SHOWN_MOVES
         # Every forced result is listed, however many, and the suggested move: none is hidden behind "more moves".
         must = [line for line in advice.moves if line.forced or line.result is not None or line.move == advice.best]
@@ -173,32 +269,53 @@ class AdvicePanel(Static):
             mark = "<" if line.move == advice.best else " "
             weight = "" if not weights else f"{line.probability * 100:4.0f}% " if line.probability else "      "
             value = value_text(line.value, advice.scale, decimals)
+            figures = f" {mark}{line.move:<8}{value:>{width_of_value}}"
+            words = move_words(line)
+            # The move and its value stay on one line; what does not fit after them goes, the weight before the
+            # words (a forced result says more than a weight).
             add(
-                f" {mark}{line.move:<8}{value:>{width_of_value}}  {weight}{move_words(line)}",
-                "bold" if line.forced else "",
+                f"{figures}  {weight}{words}".rstrip(),
+                f"{figures}  {words}".rstrip(),
+                f"{figures}  {weight}".rstrip(),
+                figures,
+                style="bold" if line.forced else "",
             )
         if len(advice.moves) > len(listed):
-            add(f"  ... {len(advice.moves) - len(listed)} more moves", "dim")
+            add(f"  ... {len(advice.moves) - len(listed)} more moves", style="dim")
         details_from = len(lines)
         if not compact:
-            legend = {
-                "chance": "%: your chance to win after the move",
-                "outcome": "value after the move (+1 a win, -1 a loss)"
-                + (", then its weight in the equilibrium" if weights else ""),
-                "expected": "your expected payoff after the move",
-            }[advice.scale]
-            for piece in textwrap.wrap(legend, max(20, width)):
-                add(piece, "dim")
+            for piece in note_lines(_legends(advice.scale, weights), width):
+                add(piece, style="dim")
             for detail in advice.details:
-                for piece in textwrap.wrap(detail, max(20, width)):
-                    add(piece, "dim")
+                for piece in wrapped(detail, width):
+                    add(piece, style="dim")
             if advice.blue:
-                add("Their pieces, chance of blue (on the board: ?7 = 70-79%):")
-                chances = "  ".join(f"{square} {blue * 100:.0f}%" for square, blue in advice.blue)
-                for piece in textwrap.wrap(chances, max(20, width - 2)):
+                add(
+                    "Their pieces, chance of blue (on the board: ?7 = 70-79%):",
+                    "Chance of blue (board: ?7 = 70-79%):",
+                    "Chance of blue:",
+                )
+                chances = [f"{square} {blue * 100:.0f}%" for square, blue in advice.blue]
+                for piece in packed(chances, width - 2):
                     add("  " + piece)
         keep = max(rows, details_from)
         return _joined(lines[:keep])
+
+
+def _legends(scale: str, weights: bool) -> tuple[str, ...]:
+    """What the figures of the move list mean, most detailed first (the panel shows the first that fits)."""
+    if scale == "chance":
+        return ("%: your chance to win after the move", "%: your chance to win after it", "%: chance to win after it")
+    if scale == "expected":
+        return ("your expected payoff after the move", "expected payoff after the move", "expected payoff after it")
+    if weights:
+        return (
+            "value after the move (+1 a win, -1 a loss), then its weight in the equilibrium",
+            "value after the move (+1 win, -1 loss), then its equilibrium weight",
+            "value after the move, then its weight in the equilibrium",
+            "value after the move, then its weight",
+        )
+    return ("value after the move (+1 a win, -1 a loss)", "value after the move (+1 win, -1 loss)", "value after it")
 
 
 def _joined(lines: list[tuple[str, str]]) -> Text:
