@@ -156,6 +156,34 @@ def test_giving_up_when_no_server_answers(capsys: pytest.CaptureFixture[str]) ->
     assert "0 games as random" in out and "1 error;" in out
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="tui/net.py (not this change's): open_game gives up when the next back-off would pass the deadline, "
+    "before it is reached, and reports the time spent (1.55 s: 'after 2 s') instead of the timeout",
+)
+def test_the_connect_timeout_is_waited_out_and_said(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--connect-timeout 3`` said "gave up ... after 2 s": the back-off stopped at 1.55 s, because its next wait
+    (1.6 s) would have passed 3 s. The last wait must end at the deadline, one more attempt be made, and the
+    message report the timeout used. (The waits are recorded, not slept: the test takes no time.)"""
+    waits: list[float] = []
+    real_sleep = asyncio.sleep
+
+    async def no_wait(seconds: float, *args: object) -> None:
+        waits.append(seconds)
+        await real_sleep(0)
+
+    monkeypatch.setattr(asyncio, "sleep", no_wait)
+    with free_ports(1) as ports:
+        code = connect(["--port", str(ports[0]), "--as", "random", "--connect-timeout", "3"])
+    err = capsys.readouterr().err
+    assert code == 1
+    gave_up = next(line for line in err.splitlines() if "gave up connecting" in line)
+    assert "after 3 s" in gave_up, gave_up
+    assert sum(w for w in waits if w > 0) == pytest.approx(3.0, abs=0.2), waits
+
+
 def test_an_unknown_player_is_named() -> None:
     with pytest.raises(LookupError, match="unknown player 'alphazero'"):
         connect_cli.player_factory("alphazero")
@@ -260,9 +288,10 @@ def test_a_server_that_accepts_and_closes_writes_no_records(tmp_path: Path, caps
     out, err = capsys.readouterr()
     assert code == 1
     assert list(tmp_path.glob("*.ngr")) == []
-    # Back-off 0.05, 0.1, 0.2, 0.4 s: the fifth attempt would wait past the 1 s deadline (time connected not counted;
-    # fewer only if a loaded machine made an attempt itself time out).
-    assert 0 < connections <= 5
+    # Back-off 0.05, 0.1, 0.2, 0.4 s, then a wait to the 1 s deadline and one last attempt (time connected not
+    # counted; fewer only if a loaded machine made an attempt itself time out). Five until tui/net.py waits out the
+    # deadline (see test_the_connect_timeout_is_waited_out_and_said), six after.
+    assert 0 < connections <= 6
     assert err.count("dropped the connection before a game began") <= connections - 1  # the last one gave up
     assert "gave up connecting" in err
     assert "0 games as random" in out and "1 error;" in out
