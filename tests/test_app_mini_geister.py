@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from pilot_helpers import SEED, run, settle, settle_workers, type_move
+from pilot_helpers import SEED, close_game_over, run, settle, settle_workers, type_move
 
 from core.game import Side
 from solvers.advice.mini_geister import advise
@@ -36,15 +36,17 @@ def test_advice_at_the_start_shows_the_papers_distances() -> None:
         async with app.run_test(size=SIZE) as pilot:
             await settle_workers(app, pilot)
             text = panel_text(app)
-            # Player 1 to move at the start: 13 plies (base rule), 11 (extended rule).
+            # Player 1 to move at the start: a coin flip forced in 13 plies (base rule), 11 (extended rule); the
+            # opponent's in 16. Worth 0: a coin flip is no win, so the game's value is the start's (3: it said +1).
             words = " ".join(text.split())  # the panel wraps its details to its width
-            assert "base rule the analysed side forces its event in 13 plies" in words, text
-            assert "extended rule the analysed side forces its event in 11 plies" in words, text
+            assert "Value for you: +0.00, exact" in text
+            assert "You can force a coin flip" in words and "in 13 plies (extended rule: 11 plies)" in words, text
+            assert "in 16 plies" in words, text
             assert "b1-b2" in text and "c1-c2" in text
             assert " <" in text  # the suggested move is marked, and the equilibrium's moves carry their weights
             assert "25%" in text
             # The bar beside the board gives the exact value.
-            assert app.screen.query_one("#eval-bar", EvalBar).label == "+1"
+            assert app.screen.query_one("#eval-bar", EvalBar).label == "+0.00"
             await pilot.press("a")
             assert not app.screen.query_one("#mini-advice").display and app.advice_shown("mini-geister") is False
             await pilot.press("a")
@@ -75,6 +77,7 @@ def test_advice_follows_the_game_and_reveals_perfect_information_after_it() -> N
                 await type_move(app, pilot, legal[0].to_text())
                 await settle(app, pilot)
             assert screen.session.is_over
+            await close_game_over(app, pilot)
             await settle_workers(app, pilot)
             assert "The game is over" in panel_text(app)
             await pilot.press("tab", "home")
