@@ -17,6 +17,7 @@ from core.notation import Move
 from tui.app import NashplayApp, StartRequest
 from tui.config import GeisterConfig
 from tui.screens.game import GameScreen
+from tui.screens.game_over import GameOverPanel
 from tui.widgets.board import Board
 
 
@@ -92,3 +93,10 @@ async def first_move(app: NashplayApp, pilot: Pilot[None]) -> None:
     await pilot.press("enter", "up", "enter")
     await settle(app, pilot)
     assert app.screen.session.state.moves()[0] == Move.parse("b1-b2")  # type: ignore[attr-defined]
+
+
+async def close_game_over(app: NashplayApp, pilot: Pilot[None]) -> None:
+    """The game has ended: wait for its game-over panel and close it (Esc), back to the final position."""
+    await wait_for(pilot, lambda: isinstance(app.screen, GameOverPanel), "the game-over panel")
+    await pilot.press("escape")
+    await wait_for(pilot, lambda: not isinstance(app.screen, GameOverPanel), "the game-over panel to close")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from pilot_helpers import run, wait_for
+from pilot_helpers import close_game_over, run, wait_for
 from screen_text import screen_text
 from textual.widgets import Static
 
@@ -123,6 +123,7 @@ def test_a_whole_game_as_player_two_ends_with_a_result_and_a_score() -> None:
                     await pilot.press("1")
                 await pilot.press("enter")
             assert screen.state.is_terminal()
+            await close_game_over(app, pilot)
             assert len(screen.scores) == 1
             assert "n: new game" in text_of(app, "#fs-bid")
             await pilot.press("n")

@@ -11,7 +11,7 @@ import random
 import threading
 from pathlib import Path
 
-from pilot_helpers import first_move, play_app, run, settle, type_move, view_of, wait_for
+from pilot_helpers import close_game_over, first_move, play_app, run, settle, type_move, view_of, wait_for
 from textual import events
 from textual.pilot import Pilot
 from textual.widgets import Input
@@ -60,7 +60,8 @@ def position_app(position: str, variant: str = "mini-geister", ai_delay: float =
 
 
 def game(app: NashplayApp) -> GameScreen:
-    screen = app.screen
+    """The game's screen (under the game-over panel once the game is over)."""
+    screen = next((screen for screen in reversed(app.screen_stack) if isinstance(screen, GameScreen)), app.screen)
     assert isinstance(screen, GameScreen), screen
     return screen
 
@@ -273,6 +274,7 @@ def test_blue_piece_escapes_with_o() -> None:
             assert board.cursor == Square.parse("a4")
             await pilot.press("o")
             await settle(app, pilot)
+            await close_game_over(app, pilot)
             session = game(app).session
             assert session.state.moves() == [Move.parse("a4-out")]
             outcome = session.state.outcome()
@@ -316,6 +318,7 @@ async def play_out(app: NashplayApp, pilot: Pilot[None], paste: bool = False, li
     for _ in range(limit):
         screen = game(app)
         if screen.session.is_over:
+            await close_game_over(app, pilot)
             return typed
         assert_opponent_hidden(app)
         move = view_of(app).legal_moves()[0].to_text()

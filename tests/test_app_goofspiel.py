@@ -9,7 +9,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from pilot_helpers import run, settle_workers, wait_for
+from pilot_helpers import close_game_over, run, settle_workers, wait_for
 from screen_text import screen_text
 from textual.widgets import ProgressBar, RadioSet, Static
 from waiting import HANG_SECONDS, released
@@ -122,6 +122,7 @@ def test_a_whole_game_from_the_mix_ends_with_a_result_and_its_record(state_dir: 
                 await pilot.press("s")
                 await pilot.pause()
             assert screen.state.is_terminal() and len(screen.state.history()) == 5
+            await close_game_over(app, pilot)
             outcome = screen.state.outcome()
             assert outcome is not None
             verdict = {1.0: "You win", -1.0: "You lose", 0.0: "A draw"}[outcome.returns()[Side.P2]]

@@ -4,7 +4,7 @@ take-and-break moves, undo, the set-up screen, the menu entry and ``nashplay pla
 from __future__ import annotations
 
 import pytest
-from pilot_helpers import run, settle_workers
+from pilot_helpers import close_game_over, run, settle_workers
 from screen_text import screen_text
 from textual.pilot import Pilot
 from textual.widgets import OptionList
@@ -31,8 +31,9 @@ def nim_app(
     human: Side = Side.P1,
     misere: bool = False,
     ascii_mode: bool = False,
+    takebacks: bool | None = None,
 ) -> NashplayApp:
-    config = NimConfig(heaps, rule or Nim(), misere, opponent, human, seed=3)
+    config = NimConfig(heaps, rule or Nim(), misere, opponent, human, seed=3, takebacks=takebacks)
     return NashplayApp(StartRequest.for_config(config), ai_delay=0, ascii_mode=ascii_mode)
 
 
@@ -158,6 +159,7 @@ def test_from_a_losing_position_the_perfect_player_beats_you() -> None:
             assert outcome is not None and outcome.winner is Side.P2
             status = text_of(screen, "#nim-status")
             assert "Game over" in status and "You lose" in status
+            await close_game_over(app, pilot)
             await press(app, pilot, "enter")
             assert "The game is over" in screen.message_text
 
@@ -200,7 +202,7 @@ def test_the_ai_moves_first_when_you_are_player_two() -> None:
 
 def test_undo_takes_back_your_move_and_the_reply() -> None:
     async def test() -> None:
-        app = nim_app()
+        app = nim_app(takebacks=True)
         async with app.run_test(size=SIZE) as pilot:
             await settle_workers(app, pilot)
             screen = screen_of(app)

@@ -6,6 +6,7 @@ save of any game is set aside with one line and the app starts."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -14,7 +15,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from pilot_helpers import run, settle_workers, wait_for
+from pilot_helpers import close_game_over, run, settle_workers, wait_for
 from textual.pilot import Pilot
 from textual.widgets import Input, OptionList
 
@@ -174,8 +175,10 @@ FINISHED: dict[str, tuple[Config, Drive]] = {
 
 
 def game_screen(app: NashplayApp) -> Screen:
-    screen = app.screen
-    assert isinstance(screen, TcgScreen | FootstepScreen | NimScreen | GoofspielScreen), screen
+    """The game's screen (under the game-over panel once the game is over)."""
+    games = TcgScreen | FootstepScreen | NimScreen | GoofspielScreen
+    screen = next((screen for screen in reversed(app.screen_stack) if isinstance(screen, games)), app.screen)
+    assert isinstance(screen, games), screen
     return screen
 
 
@@ -214,7 +217,9 @@ def test_a_game_in_progress_is_offered_on_the_menu_and_resumed_as_it_was(name: s
             resumed = game_screen(second)
             assert type(resumed) is type(played)
             assert moves_of(resumed) == moves and state_text(resumed.state) == where
-            assert resumed.config == config and resumed.seed == seed  # the same opponent, side, options and seed
+            # The same opponent, side, options and seed, and the takeback policy it was played under, now explicit.
+            assert resumed.config == dataclasses.replace(config, takebacks=played.session.takebacks)
+            assert resumed.seed == seed
             assert resumed.keeper is not None and resumed.keeper.slot is not None
             assert resumed.keeper.slot.id == saved.stem  # going on in its own slot
             assert not notifications(second)
@@ -288,26 +293,26 @@ async def finish(screen: Screen, app: NashplayApp, pilot: Pilot[None]) -> None:
     raise AssertionError("the game did not end")
 
 
-def test_taking_back_the_last_round_reopens_the_slot_and_drops_the_finished_record(state_dir: Path) -> None:
-    """A game is one file: finished, it is in ``records/``; a round taken back makes it a game in progress again."""
+def test_once_the_game_is_over_no_takeback_and_its_record_stays(state_dir: Path) -> None:
+    """A finished game stands: u is refused (it used to take the last round back and reopen the slot), the record
+    stays in ``records/``, and no slot offers it for resume; a new game starts a slot of its own."""
 
     async def test() -> None:
         app = app_for(TcgConfig(3, "advisor", Side.P1, seed=1))
         async with app.run_test(size=SIZE) as pilot:
             await tcg_rounds(app, pilot)
             await pilot.press("C", "a")  # they attack a charge: they win
-            await pilot.pause()
+            await close_game_over(app, pilot)
             screen = game_screen(app)
             assert screen.state.is_terminal() and slots(state_dir) == [] and len(records(state_dir)) == 1
             await pilot.press("u")
             await pilot.pause()
-            assert not screen.state.is_terminal() and records(state_dir) == []
-            [saved] = slots(state_dir)
-            assert len(Record.load(saved).moves) == 2
-            await pilot.press("r")  # a new game: the old one stays, offered for resume
+            assert screen.state.is_terminal() and len(records(state_dir)) == 1 and slots(state_dir) == []
+            assert "The game is over: its moves stand" in screen.message_text
+            await pilot.press("r")  # a new game
             await pilot.press("C", "c")
             await pilot.pause()
-            assert len(slots(state_dir)) == 2 and saved in slots(state_dir)
+            assert len(slots(state_dir)) == 1 and len(records(state_dir)) == 1
 
     run(test)
 
@@ -390,6 +395,7 @@ def test_after_the_game_v_asks_for_its_review_and_m_swaps_the_sides(
             else:
                 assert "v" not in footer_keys(app)
             await drive(app, pilot)
+            await close_game_over(app, pilot)
             screen = game_screen(app)
             assert screen.state.is_terminal()
             assert {"v", "m"} <= footer_keys(app)
@@ -443,6 +449,7 @@ def test_a_geister_game_keeps_its_end_in_records_and_offers_review_and_rematch(
             assert "v" not in footer_keys(app)
             await pilot.press("colon", *"a4-out", "enter")
             await settle_workers(app, pilot)
+            await close_game_over(app, pilot)
             screen = app.screen
             assert isinstance(screen, GameScreen) and screen.session.is_over
             assert slots(state_dir) == []
@@ -459,8 +466,8 @@ def test_a_geister_game_keeps_its_end_in_records_and_offers_review_and_rematch(
             assert event.record.result == "1-0" and event.record.tags["Start"] == start and "u" not in start
             await pilot.press("m")
             await settle_workers(app, pilot)
-            rematch = app.screen
-            assert isinstance(rematch, GameScreen) and rematch is not screen
+            rematch = next(screen for screen in reversed(app.screen_stack) if isinstance(screen, GameScreen))
+            assert rematch is not screen
             assert rematch.session.human is Side.P2 and rematch.session.config.position is not None
             # The same position, the new opponent's pieces (the user's before) hidden: their colours drawn afresh.
             assert rematch.session.config.position.split()[0] in ("U2b/4/1r2/1U2", "U2r/4/1b2/1U2")

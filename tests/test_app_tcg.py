@@ -6,7 +6,7 @@ import threading
 
 import numpy as np
 import pytest
-from pilot_helpers import run, wait_for
+from pilot_helpers import close_game_over, run, wait_for
 from rich.text import Text
 from textual.app import App, ComposeResult
 from waiting import HANG_SECONDS, released
@@ -24,8 +24,9 @@ from tui.widgets.mix import MixBars
 SIZE = (110, 36)
 
 
-def tcg_app(mode: str = "advisor", side: Side = Side.P1, n: int = 3) -> NashplayApp:
-    return NashplayApp(StartRequest.for_config(TcgConfig(n, mode, side, seed=1)))  # type: ignore[arg-type]
+def tcg_app(mode: str = "advisor", side: Side = Side.P1, n: int = 3, takebacks: bool | None = None) -> NashplayApp:
+    config = TcgConfig(n, mode, side, seed=1, takebacks=takebacks)  # type: ignore[arg-type]
+    return NashplayApp(StartRequest.for_config(config))
 
 
 def screen_of(app: NashplayApp) -> TcgScreen:
@@ -90,7 +91,7 @@ def test_advisor_as_player_two_orders_the_round() -> None:
 
 def test_versus_mode_reveals_both_actions() -> None:
     async def test() -> None:
-        app = tcg_app(mode="versus")
+        app = tcg_app(mode="versus", takebacks=True)
         async with app.run_test(size=SIZE) as pilot:
             await app.workers.wait_for_complete()
             await pilot.pause()
@@ -201,7 +202,9 @@ def suggestion_text(screen: TcgScreen) -> str:
     return str(screen.query_one("#tcg-suggestion").render())
 
 
-def test_undo_after_the_end_clears_the_game_over_message() -> None:
+def test_no_undo_once_the_game_is_over() -> None:
+    """The last round stands once the game is over (u used to take it back and play on)."""
+
     async def test() -> None:
         app = tcg_app()
         async with app.run_test(size=SIZE) as pilot:
@@ -210,12 +213,12 @@ def test_undo_after_the_end_clears_the_game_over_message() -> None:
             screen = screen_of(app)
             await pilot.press("a")  # the opponent attacked with no points: it loses
             await pilot.press("c")
-            await pilot.pause()
-            assert screen.state.is_terminal() and "over" in screen.message_text
+            await close_game_over(app, pilot)
+            assert screen.state.is_terminal()
             await pilot.press("u")
             await pilot.pause()
-            assert not screen.state.is_terminal()
-            assert "over" not in screen.message_text and "Took back" in screen.message_text
+            assert screen.state.is_terminal() and len(screen.state.history()) == 1
+            assert "The game is over: its moves stand" in screen.message_text
 
     run(test)
 

@@ -253,7 +253,14 @@ TUI_FLOORS: tuple[tuple[str, ...], ...] = (
     ("tui.__main__",),
 )
 #: What screens share (their bases, and the background-solve helper), which any screen may import.
-SCREEN_BASES = {"tui.screens", "tui.screens.base", "tui.screens.board_screen", "tui.screens.solving"}
+SCREEN_BASES = {
+    "tui.screens",
+    "tui.screens.base",
+    "tui.screens.board_screen",
+    "tui.screens.solving",
+    "tui.screens.game_over",  # every game's end
+    "tui.screens.ask_path",  # the small dialogs (a yes-or-no before resigning) every game's screen may ask
+}
 
 
 def floor_of(module: str) -> int:

@@ -439,6 +439,27 @@ class NashplayApp(App[None]):
         if not isinstance(self.screen, help_screen):
             self.push_screen(help_screen(getattr(self.screen, "help_topic", "general")))
 
+    async def action_quit(self) -> None:
+        """Quit, saying where the game on the screen was kept and how to go on with it (the terminal shows it once the
+        app has gone)."""
+        self.exit(message=self.where_the_game_is())
+
+    def where_the_game_is(self) -> str | None:
+        """Where the game being played is kept, in words, and how to go on with it; ``None`` with no game open."""
+        for screen in reversed(self.screen_stack):
+            keeper = getattr(screen, "keeper", None)
+            if not isinstance(keeper, GameKeeper):
+                continue
+            if keeper.slot is not None and keeper.slot.exists():
+                return (
+                    f"Your game is saved in {keeper.slot.path}.\n"
+                    "To go on with it, run nashplay and choose it under Resume on the menu."
+                )
+            if keeper.finished is not None:
+                return f"The game's record is in {keeper.finished} (nashplay replay {keeper.finished})."
+            return None
+        return None
+
     def _release_shown_game(self) -> None:
         """The game on the screen closes now: its save slot is let go (listed with the others, free to resume)."""
         keeper = getattr(self.screen, "keeper", None)

@@ -86,6 +86,8 @@ class GeisterConfig:
     #: ``"random"`` or one letter B/R per set-up square (``BRRBBRRB``); ``None``: ask on the set-up screen.
     setup: str | None = None
     seed: int | None = None
+    #: Takebacks allowed (``True``), none (``False``), or the default for the opponent (``tui.game_life``).
+    takebacks: bool | None = None
     #: Seconds per move for the search AIs (mc, upp, ismcts).
     think_time: float = DEFAULT_THINK_TIME
     #: A position to play on from (``spec/notation.md``) instead of a set-up phase; a set-up chosen (the set-up
@@ -197,6 +199,8 @@ class TcgConfig:
     mode: TcgMode = "advisor"
     human: Side = Side.P1
     seed: int | None = None
+    #: Takebacks allowed (``True``), none (``False``), or the default for the opponent (``tui.game_life``).
+    takebacks: bool | None = None
 
     @property
     def game(self) -> str:
@@ -234,6 +238,8 @@ class NimConfig:
     #: The side the keyboard plays against an AI (player 1 moves first); both sides with ``opponent="human"``.
     human: Side = Side.P1
     seed: int | None = None
+    #: Takebacks allowed (``True``), none (``False``), or the default for the opponent (``tui.game_life``).
+    takebacks: bool | None = None
 
     @property
     def game(self) -> str:
@@ -260,6 +266,8 @@ class FootstepConfig:
     opponent: str = "equilibrium"
     human: Side = Side.P1
     seed: int | None = None
+    #: Takebacks allowed (``True``), none (``False``), or the default for the opponent (``tui.game_life``).
+    takebacks: bool | None = None
 
     @property
     def game(self) -> str:
@@ -286,6 +294,8 @@ class GoofspielConfig:
     opponent: str = "equilibrium"
     human: Side = Side.P1
     seed: int | None = None
+    #: Takebacks allowed (``True``), none (``False``), or the default for the opponent (``tui.game_life``).
+    takebacks: bool | None = None
 
     @property
     def game(self) -> str:

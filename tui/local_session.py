@@ -17,10 +17,11 @@ import random
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from core.errors import NotationError, quoted
-from core.game import Game, Side
+from core.game import Game, Outcome, Side
 from core.game_type import MAX_SEED
 from core.games import game_type
 from core.record import Record
+from tui.game_life import TAKEBACKS_TAG, concluded, moves_by, read_takebacks, resignation, takebacks_text
 from tui.games import GAMES, Config, SavedGame
 from tui.session import resumable
 
@@ -88,10 +89,14 @@ def resume_record(record: Record) -> ResumedGame:
     final, start = states[-1], states[0]
     if final.is_terminal():
         raise NotationError(f"the saved game is already over ({final.outcome()})")
+    if record.result != "*":  # ended off the board (resigned)
+        raise NotationError(f"the saved game is already over ({record.tags.get('Termination', record.result)})")
+    takebacks = read_takebacks(record.tags)
     try:
         human = Side.from_number(record.tags.get("Human", "1"))
         seed = _seed_tag(record.tags.get("Seed", "0"))
         config = entry.resume(SavedGame(start, final, human, seed, record.tags.get("Opponent", ""), record.tags))
+        config = dataclasses.replace(config, takebacks=takebacks)
         config.check()
     except ValueError as error:  # ConfigError is one
         raise NotationError(f"the saved game's tags are damaged: {error}") from None
@@ -136,6 +141,7 @@ class LocalSession(Generic[StateT]):
         *,
         resumed: bool = False,
         tags: dict[str, str] | None = None,
+        takebacks: bool = True,
     ) -> None:
         self.state = state
         self.human = human
@@ -145,12 +151,49 @@ class LocalSession(Generic[StateT]):
         self.rng = random.Random(base)
         self.opponent_rng = random.Random(base + 1)
         self.tags = dict(tags or {})
+        #: Whether the user may take moves back (the policy chosen at set-up, kept in the record).
+        self.takebacks = takebacks
+        #: How the game ended off the board (a resignation); ``None`` while it goes on or when the rules ended it.
+        self.ending: Outcome | None = None
         #: Where the game is kept (``None``: nowhere, as in tests of the flow alone).
         self.keeper: GameKeeper | None = None
 
     @property
     def over(self) -> bool:
-        return self.state.is_terminal()
+        """Whether the game has ended: by its rules, or by a resignation."""
+        return self.ending is not None or self.state.is_terminal()
+
+    def outcome(self) -> Outcome | None:
+        """How the game ended (a resignation first: the rules' end never came), ``None`` while it goes on."""
+        return self.ending if self.ending is not None else self.state.outcome()
+
+    @property
+    def simultaneous(self) -> bool:
+        return game_type(self.state.game_name).kind == "simultaneous"
+
+    def user_moves(self) -> int:
+        """How many moves (rounds, in a game of simultaneous moves) the user has made."""
+        played = len(self.state.history())
+        if self.simultaneous or self.opponent == "human":
+            return played
+        first = Side.P1  # every local game but the Geister family's starts with player 1
+        return moves_by(played, first, self.human)
+
+    def resign(self) -> Outcome:
+        """The user resigns (at one keyboard: the side to move): the game is over, a loss in the game's units."""
+        side = self.human
+        if self.opponent == "human" and not self.simultaneous:
+            side = Side(self.state.current_player())
+        self.ending = resignation(self.state.game_name, side)
+        return self.ending
+
+    def takeback_refusal(self) -> str | None:
+        """Why the user may not take a move back now (``None``: they may)."""
+        if self.over:
+            return "The game is over: its moves stand (m: rematch, n: new game)"
+        if not self.takebacks:
+            return "No takebacks in this game (chosen at set-up)"
+        return None
 
     def opponent_choice(self, player: Any) -> Any:
         """``player``'s choice from the opponent's view, drawn from the opponent's own generator."""
@@ -163,7 +206,10 @@ class LocalSession(Generic[StateT]):
         record has no seed (it would foretell the opponent's choices), and where a game's own tags would foretell
         it (Goofspiel's deck) only what has been shown (``GameType.in_progress_tags``); the secret has the seed and
         the full values of those tags."""
-        record = game_record(self.state, self.human, self.opponent, self.seed if self.over else None, self.tags)
+        tags = {**self.tags, TAKEBACKS_TAG: takebacks_text(self.takebacks)}
+        record = game_record(self.state, self.human, self.opponent, self.seed if self.over else None, tags)
+        if self.ending is not None:
+            concluded(record, self.ending)
         secret = secret_tags(self.seed)
         hide = game_type(self.state.game_name).in_progress_tags
         if hide is not None:
@@ -217,6 +263,12 @@ class LocalSession(Generic[StateT]):
         if self.keeper is not None:
             self.keeper.abandon()
         self.state = state
+        self.ending = None
+
+    def abort(self) -> None:
+        """End the game and keep nothing of it (allowed before the user's second move: ``game_life.may_abort``)."""
+        if self.keeper is not None:
+            self.keeper.discard()
 
     def release(self) -> None:
         """The screen closes: an unfinished game stays in its slot, offered for resume."""
@@ -224,7 +276,7 @@ class LocalSession(Generic[StateT]):
             self.keeper.release()
 
     def undo(self) -> bool:
-        """Take back the last move or round; whether there was one."""
+        """Take back the last move or round; whether there was one. The screen asks ``takeback_refusal`` first."""
         try:
             self.state.undo()
         except IndexError:

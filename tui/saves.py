@@ -412,6 +412,15 @@ class GameKeeper:
         self.finished = None
         self._written = ""
 
+    def discard(self) -> None:
+        """The game is aborted: nothing of it is kept (its slot cleared, a finished record removed), and the next
+        ``keep`` starts a slot of its own."""
+        if self.slot is not None:
+            self.slot.clear()
+        self._forget_finished()
+        self.slot = None
+        self._written = ""
+
     def release(self) -> None:
         """The screen closes: the game stays in its slot for resume (by this nashplay or another)."""
         if self.slot is not None:

@@ -12,7 +12,7 @@ import itertools
 import random
 
 from core.errors import IllegalMoveError, NotationError, quoted
-from core.game import Side
+from core.game import Outcome, Side
 from core.geister import Colour, GeisterState, GeisterView, Setup
 from core.geister_board import hide_colours
 from core.notation import Move
@@ -22,6 +22,15 @@ from solvers.players import Player
 from tui.config import (
     DEFAULT_THINK_TIME,
     GeisterConfig,
+)
+from tui.game_life import (
+    TAKEBACKS_TAG,
+    concluded,
+    moves_by,
+    read_takebacks,
+    resignation,
+    takebacks_allowed,
+    takebacks_text,
 )
 from tui.search_process import RemotePlayer, shared_process
 
@@ -77,10 +86,17 @@ class GameSession:
         self.state = state
         #: Bumped by every change of the game; an opponent's answer computed for an older version is stale.
         self.version = 0
+        #: Whether the user may take moves back (the policy chosen at set-up, kept in the record).
+        self.takebacks = takebacks_allowed(config.variant, config.opponent, config.takebacks)
+        #: How the game ended off the board (a resignation); ``None`` while it goes on or when the rules ended it.
+        self.ending: Outcome | None = None
 
     # ---- what the screen shows
 
     def view(self) -> GeisterView:
+        """The user's view; every colour once the game is over (a resignation too, as the rules' end does)."""
+        if self.ending is not None:
+            return self.view_at(len(self.state.moves()))
         return self.state.view(self.human)
 
     def _state_at(self, moves: int) -> GeisterState:
@@ -107,7 +123,30 @@ class GameSession:
 
     @property
     def is_over(self) -> bool:
-        return self.state.is_terminal()
+        """Whether the game has ended: by its rules, or by a resignation."""
+        return self.ending is not None or self.state.is_terminal()
+
+    def outcome(self) -> Outcome | None:
+        """How the game ended (a resignation first: the rules' end never came), ``None`` while it goes on."""
+        return self.ending if self.ending is not None else self.state.outcome()
+
+    def user_moves(self) -> int:
+        """How many moves the user has made."""
+        return moves_by(len(self.state.moves()), self.state.first, self.human)
+
+    def resign(self) -> Outcome:
+        """The user resigns: the game is over, a loss; every colour is revealed as at any end."""
+        self.ending = resignation(self.variant.name, self.human)
+        self.version += 1
+        return self.ending
+
+    def takeback_refusal(self) -> str | None:
+        """Why the user may not take a move back now (``None``: they may)."""
+        if self.is_over:
+            return "The game is over: its moves stand (m: rematch, n: new game)"
+        if not self.takebacks:
+            return "No takebacks in this game (chosen at set-up)"
+        return None
 
     @property
     def humans_turn(self) -> bool:
@@ -189,8 +228,11 @@ class GameSession:
             "Opponent": self.config.opponent,
             "Seed": str(self.seed),
             "ThinkTime": f"{self.config.think_time:g}",
+            TAKEBACKS_TAG: takebacks_text(self.takebacks),
         }
         record = Record.from_game(self.state, tags)
+        if self.ending is not None:
+            concluded(record, self.ending)
         if not reveal and not self.is_over:
             # What the user has seen, no more: the colours of the opponent's pieces captured so far.
             them = self.human.other
@@ -234,6 +276,7 @@ class GameSession:
     def from_record(cls, record: Record) -> GameSession:
         """Resume a saved game (raises ``NotationError``, e.g. ``RecordError``, for a save that cannot be resumed)."""
         config, state = resumable(record)
+        config = dataclasses.replace(config, takebacks=read_takebacks(record.tags))
         session = cls(config, state)
         # Continue the opponent's random stream where a fresh one would differ from the old game: mixing in the
         # ply keeps resumed games reproducible without storing the generator's state.
@@ -249,6 +292,9 @@ def resumable(record: Record) -> tuple[GeisterConfig, GeisterState]:
     ``NotationError`` (``RecordError`` for moves that do not replay) for a save that cannot be resumed. Makes no
     opponent, so it is cheap enough to check every save when the app starts."""
     states = record.replay()
+    if record.result != "*":  # ended off the board (resigned): the moves alone do not say so
+        raise NotationError(f"the saved game is already over ({record.tags.get('Termination', record.result)})")
+    read_takebacks(record.tags)  # a damaged policy is a damaged save
     try:
         human = Side.from_number(record.tags.get("Human", "1"))
         seed_text = record.tags.get("Seed", "0")

@@ -1,10 +1,11 @@
-"""Small dialogs: a record file to open, and a contest server to play on."""
+"""Small dialogs: a record file to open, a contest server to play on, and a yes-or-no question."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import ClassVar
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -69,3 +70,25 @@ class AskServer(ModalScreen[tuple[str, int] | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+class Confirm(ModalScreen[bool]):
+    """A yes-or-no question before something that cannot be undone (resigning, deleting a saved game); dismissed with
+    ``True`` for yes. Only ``y`` says yes, so that a key pressed out of habit (Enter) cannot resign a game."""
+
+    BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
+        Binding("y", "answer(True)", "Yes"),
+        Binding("n,escape", "answer(False)", "No"),
+    ]
+
+    def __init__(self, question: str) -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="confirm"):
+            yield Static(Text(self.question), id="confirm-question")
+            yield Label("y: yes   n or Esc: no", classes="hint one-line")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)

@@ -4,6 +4,7 @@ messages an AI opponent's worker sends back."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast
 
 from rich.text import Text
@@ -16,10 +17,13 @@ from textual.widgets import Footer, Header, Static
 
 from core.game import Game, Side
 from core.record import Record
+from tui.game_life import may_abort
 from tui.games import game_entry
 from tui.local_session import LocalSession
-from tui.messages import OpenReview
+from tui.messages import OpenReview, ShowMenu
 from tui.saves import GameKeeper, SaveSlot, SaveStore
+from tui.screens.ask_path import Confirm
+from tui.screens.game_over import GameOverChoice, GameOverPanel, GameOverSummary
 from tui.theme import Glyphs
 
 ActionT = TypeVar("ActionT")
@@ -151,6 +155,34 @@ class NashplayScreen(Screen[None]):
             if len(title) > room:
                 title = title[: max(0, room - 3)].rsplit(" ", 1)[0].rstrip(",;:") + "..."
         self.title, self.sub_title = title, sub_title
+
+    # ---- a game's life: confirming what cannot be undone, and the game-over panel
+
+    def confirm(self, question: str, then: Callable[[], None]) -> None:
+        """Ask ``question`` (y or n) and run ``then`` on yes."""
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                then()
+
+        self.app.push_screen(Confirm(question), answered)
+
+    def open_game_over(
+        self,
+        summary: GameOverSummary,
+        actions: Mapping[GameOverChoice, str],
+    ) -> None:
+        """The game-over panel over this screen; a choice runs this screen's action for it (``actions``: the choices
+        this game offers, each with its action's name; the menu is always offered)."""
+
+        def chosen(choice: GameOverChoice | None) -> None:
+            if choice == "menu":
+                self.post_message(ShowMenu())
+            elif choice is not None:
+                self.call_later(self.run_action, actions[choice])
+
+        unavailable = frozenset(c for c in ("rematch", "review", "new") if c not in actions)
+        self.app.push_screen(GameOverPanel(summary, cast("frozenset[GameOverChoice]", unavailable)), chosen)
 
 
 class PlaybackScreen(NashplayScreen):
@@ -288,6 +320,81 @@ class LocalGameScreen(NashplayScreen, Generic[StateT]):
             self.say("The review comes after the game", error=True)
             return
         self.post_message(OpenReview(self.record(), self.review_title()))
+
+    # ---- a game's life: its end (the game-over panel), resigning or aborting, the takeback policy
+
+    #: The game-over panel's choices this game offers, each with this screen's action for it.
+    GAME_OVER_ACTIONS: ClassVar[dict[GameOverChoice, str]] = {
+        "rematch": "rematch",
+        "review": "review",
+        "new": "new_game",
+    }
+    #: Whether the game was over when last shown (``check_over``).
+    _over_shown = False
+
+    @property
+    def over(self) -> bool:
+        """Whether the game has ended, by its rules or by a resignation."""
+        return self.session.over
+
+    def check_over(self) -> None:
+        """After every change: the footer's keys follow the game's end (v and m after it), and the game-over panel
+        opens when it comes."""
+        if self.over == self._over_shown:
+            return
+        self._over_shown = self.over
+        self.refresh_bindings()
+        if self.over:
+            self.game_ended()
+
+    def game_ended(self) -> None:
+        outcome = self.session.outcome()
+        assert outcome is not None
+        # Two people at one keyboard are told who won by side; TCG's advisor mode is the user's own game.
+        reader = None if self.session.opponent == "human" else self.human
+        kept = self.keeper.finished if self.keeper is not None else None
+        summary = GameOverSummary.of(outcome, self.record().result, reader, kept)
+        self.open_game_over(summary, self.GAME_OVER_ACTIONS)
+
+    def takeback_refused(self) -> bool:
+        """Whether a takeback is refused now (the game is over, or none are allowed): the message line says why."""
+        refusal = self.session.takeback_refusal()
+        if refusal is not None:
+            self.say(refusal, error=True)
+        return refusal is not None
+
+    def cancel_work(self) -> None:
+        """Stop what works for the game in the background (an AI's move): the game is ending."""
+
+    def game_changed(self) -> None:
+        """Show the game again after a change the screen did not make itself (a resignation)."""
+        raise NotImplementedError
+
+    def action_resign(self) -> None:
+        """Resign (a loss, kept in the record); before the user's second move, abort instead: nothing is kept."""
+        if self.over:
+            self.say("The game is over already", error=True)
+        elif may_abort(self.session.user_moves()):
+            self.confirm("Abort this game? Nothing of it is kept.", self._abort)
+        else:
+            self.confirm("Resign this game? It counts as a loss.", self._resign)
+
+    def _abort(self) -> None:
+        self.cancel_work()
+        self.session.abort()
+        self.session.keeper = None  # nothing more of this game is kept
+        self.app.notify("Game aborted: nothing of it was kept.")
+        self.post_message(ShowMenu())
+
+    def _resign(self) -> None:
+        if self.over:
+            return
+        self.cancel_work()
+        outcome = self.session.resign()
+        self.say(f"{outcome.reason.capitalize()}.")
+        self._keep()
+        self.game_changed()
+        self.check_over()
 
     def on_unmount(self) -> None:
         # Textual calls this as well as a subclass's own on_unmount (each class's handler in the MRO).

@@ -33,6 +33,7 @@ from solvers.footstep import FootstepSolution, load_solution
 from solvers.footstep_learning import BidTables, LearnerPlayer
 from solvers.players import tell_game_over
 from tui.config import FOOTSTEP_APP_MAX, FootstepConfig
+from tui.game_life import takebacks_allowed
 from tui.local_session import LocalSession
 from tui.messages import OpenGame, OpenLearningCurves, ShowMenu
 from tui.saves import SaveSlot
@@ -82,10 +83,12 @@ class FootstepScreen(LocalGameScreen[FootstepState]):
         Binding("v", "review", "Review"),
         Binding("m", "rematch", "Rematch"),
         Binding("ctrl+s", "save_record", "Save", show=False),
+        Binding("R", "resign", "Resign", show=False),
         Binding("escape", "menu", "Menu"),
     ]
 
     PALETTE: ClassVar[list[tuple[str, str, str]]] = [
+        ("Resign or abort", "Resign: a loss. Before your second move, abort: nothing is kept (R)", "resign"),
         ("Show or hide the advice", "The equilibrium mix for your side and the state's value (a)", "advice"),
         ("Bid the advisor's draw", "Fill in a bid drawn from the equilibrium mix (s)", "use_suggestion"),
         ("New game", "Start again with full points", "new_game"),
@@ -120,10 +123,16 @@ class FootstepScreen(LocalGameScreen[FootstepState]):
         self.n, self.k = self.config.n, self.config.k
         start = state if state is not None else FootstepState(self.n, self.k)
         #: The user's suggestions and the opponent's bids come from generators of their own (the session's).
-        self.session = LocalSession(start, config.human, config.opponent, config.seed, resumed=state is not None)
+        self.session = LocalSession(
+            start,
+            config.human,
+            config.opponent,
+            config.seed,
+            resumed=state is not None,
+            takebacks=takebacks_allowed("footstep", config.opponent, config.takebacks),
+        )
         self.slot = slot
         #: Whether the footer shows the keys of a finished game (v, m).
-        self._over_shown = False
         self.solution: FootstepSolution | None = None
         self.solver: BackgroundSolve[tuple[FootstepSolution, str]] = BackgroundSolve(
             self, "footstep-solve", bar="fs-solve"
@@ -262,7 +271,7 @@ class FootstepScreen(LocalGameScreen[FootstepState]):
         self.entry = ""
         self.secret_bid = None
         self.suggestion = None
-        if self._ready() and not self.state.is_terminal():
+        if self._ready() and not self.over:
             self.secret_bid = self._opponent_bid()
             if self.solution is not None and self.state.position.points(self.human) > 0:
                 self.suggestion = self.solution.draw(self.state.position, self.human, self.rng)
@@ -270,9 +279,7 @@ class FootstepScreen(LocalGameScreen[FootstepState]):
 
     def refresh_view(self) -> None:
         self._keep()
-        if self.state.is_terminal() != self._over_shown:  # v and m: after the game
-            self._over_shown = self.state.is_terminal()
-            self.refresh_bindings()
+        self.check_over()  # v and m in the footer, and the game-over panel, once the game is over
         position = self.state.position
         me, them = self.human, self.human.other
         status = Text(end="")
@@ -294,7 +301,7 @@ class FootstepScreen(LocalGameScreen[FootstepState]):
         position = self.state.position
         points = position.points(self.human)
         text = Text(end="")
-        outcome = self.state.outcome()
+        outcome = self.session.outcome()
         if outcome is not None:
             score = outcome.returns()[self.human]
             verdict = "You win" if score > 0 else ("You lose" if score < 0 else "A draw")
@@ -345,7 +352,7 @@ class FootstepScreen(LocalGameScreen[FootstepState]):
         bars = self.query_one("#fs-mix", MixBars)
         solution = self.solution
         compact = self.compact
-        if solution is None or self.state.is_terminal():
+        if solution is None or self.over:
             panel.show(None, "solving..." if solution is None else "the game is over", compact=compact)
             bars.show("", [], [], [])
             return
@@ -373,7 +380,7 @@ class FootstepScreen(LocalGameScreen[FootstepState]):
         return bool(self.entry) and int(self.entry) > self.state.position.points(self.human)
 
     def action_digit(self, digit: int) -> None:
-        if self.state.is_terminal() or not self._ready():
+        if self.over or not self._ready():
             return
         points = self.state.position.points(self.human)
         entry = (self.entry + str(digit)).lstrip("0")
@@ -390,7 +397,7 @@ class FootstepScreen(LocalGameScreen[FootstepState]):
         self._bid_line()
 
     def action_adjust(self, delta: int) -> None:
-        if self.state.is_terminal() or not self._ready():
+        if self.over or not self._ready():
             return
         points = self.state.position.points(self.human)
         if points == 0:
@@ -405,7 +412,7 @@ class FootstepScreen(LocalGameScreen[FootstepState]):
             self._bid_line()
 
     def action_bid(self) -> None:
-        if self.state.is_terminal():
+        if self.over:
             self.say("The game is over: n starts a new one")
             return
         if not self._ready() or self.secret_bid is None:
@@ -431,7 +438,7 @@ class FootstepScreen(LocalGameScreen[FootstepState]):
             else ("the marker steps toward your goal" if theirs > mine else "a tie: the marker stays")
         )
         self.say(f"You bid {mine}, the opponent bid {theirs}: {result}.")
-        outcome = self.state.outcome()
+        outcome = self.session.outcome()
         if outcome is not None:
             self.scores.append(outcome.returns()[self.human])
             tell_game_over(self.opponent_player, self.state.view(self.human.other))  # the learner learns from it
@@ -439,11 +446,11 @@ class FootstepScreen(LocalGameScreen[FootstepState]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("review", "rematch"):
-            return self.state.is_terminal()  # after the game only
+            return self.over  # after the game only
         if action in ("toggle_advice", "learning"):
             # Shown in the footer while the game runs; after it their keys (and the palette) go through ``advice``
             # and ``learning_curves``, hidden, and the footer's room goes to v and m.
-            return not self.state.is_terminal()
+            return not self.over
         return True
 
     def action_advice(self) -> None:
@@ -453,7 +460,7 @@ class FootstepScreen(LocalGameScreen[FootstepState]):
         self.action_learning()
 
     def action_new_game(self) -> None:
-        if not self.state.is_terminal() and self.state.history():
+        if not self.over and self.state.history():
             self.say("New game (the unfinished one is not scored; it is kept for resume)")
         self.new_game(FootstepState(self.n, self.k))
         self._new_round()
@@ -516,6 +523,9 @@ class FootstepScreen(LocalGameScreen[FootstepState]):
     def action_learning(self) -> None:
         self.post_message(OpenLearningCurves(self.n, self.k))
 
+    def game_changed(self) -> None:
+        self.refresh_view()
+
     def action_menu(self) -> None:
         if self.query_one("#fs-size-field").display:
             self._close_size_field()
@@ -525,10 +535,10 @@ class FootstepScreen(LocalGameScreen[FootstepState]):
     # ---- records: kept as the game goes, saved, reviewed; a rematch
 
     def review_title(self) -> str:
-        return f"Review: Footstep, n = {self.n}, k = {self.k}, against {self.opponent} ({self.state.outcome()})"
+        return f"Review: Footstep, n = {self.n}, k = {self.k}, against {self.opponent} ({self.session.outcome()})"
 
     def action_rematch(self) -> None:
-        if not self.state.is_terminal():
+        if not self.over:
             self.say("A rematch comes after the game: n starts a new one")
             return
         config = dataclasses.replace(self.config, n=self.n, k=self.k, opponent=self.opponent, human=self.human.other)

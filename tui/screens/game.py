@@ -26,10 +26,12 @@ from core.geister import GeisterView
 from core.notation import Move
 from solvers.advice import Advice
 from tui.config import GeisterConfig
-from tui.messages import OpenGame, OpenReplay, OpenReview
+from tui.game_life import may_abort
+from tui.messages import OpenGame, OpenReplay, OpenReview, ShowMenu
 from tui.saves import GameKeeper, SaveSlot
 from tui.screens.base import OpponentFailed, OpponentMoved
 from tui.screens.board_screen import BoardScreen
+from tui.screens.game_over import GameOverSummary
 from tui.session import GameSession
 from tui.widgets.advice import AdvicePanel
 from tui.widgets.board import Board
@@ -67,7 +69,8 @@ class GameScreen(BoardScreen):
         Binding("f", "flip", "Flip", show=False),
         Binding("a", "toggle_advice", "Advice"),
         Binding("tab", "app.focus_next", "Board/moves", show=False),
-        Binding("escape", "back_to_game", "Back to game", show=False),
+        Binding("R", "resign", "Resign", show=False),
+        Binding("escape", "back_to_game", "Back", show=False),
     ]
 
     PALETTE: ClassVar[list[PaletteEntry]] = [
@@ -79,6 +82,8 @@ class GameScreen(BoardScreen):
         ("Rematch", "After the game: the same game with the sides swapped (m)", "rematch"),
         ("New game", "Back to the set-up screen", "new_game"),
         ("Flip board", "Turn the board around", "flip"),
+        ("Resign or abort", "Resign: a loss. Before your second move, abort: nothing is kept (R)", "resign"),
+        ("Back to the menu", "The game stays saved, offered for resume (Esc)", "menu"),
         ("Show or hide the advice", "Mini-Geister: the solved tables' verdict on the position (a)", "toggle_advice"),
     ]
 
@@ -246,11 +251,11 @@ class GameScreen(BoardScreen):
         text.append(f"Ply {view.ply}" + (f" of {limit}" if limit else "") + "\n", style="bold")
         if self.browsing is not None:
             pass  # an earlier position: whose turn it is now, or how the game ended, is not what it shows
-        elif view.outcome is not None:
-            won = view.outcome.winner is session.human
-            verdict = "You won!" if won else ("Draw." if view.outcome.winner is None else "You lost.")
+        elif (outcome := session.outcome()) is not None:
+            won = outcome.winner is session.human
+            verdict = "You won!" if won else ("Draw." if outcome.winner is None else "You lost.")
             text.append(f"Game over: {verdict}\n", style="bold")
-            text.append(f"{view.outcome.reason}\n")
+            text.append(f"{outcome.reason}\n")
             keys = "v: review, m: rematch, r: replay"
             text.append(f"{keys}\n" if self.compact else f"All colours are revealed. {keys}\n", style="dim")
         elif session.humans_turn:
@@ -329,9 +334,14 @@ class GameScreen(BoardScreen):
         )
 
     def _game_over(self) -> None:
-        outcome = self.session.state.outcome()
+        outcome = self.session.outcome()
         assert outcome is not None
         kept = self.keeper.finished if self.keeper is not None else None
+        result = self.session.record(reveal=True).result
+        self.open_game_over(
+            GameOverSummary.of(outcome, result, self.session.human, kept),
+            {"rematch": "rematch", "review": "review", "new": "new_game"},
+        )
         keys = "v: review, m: rematch, r: replay, n: new game"
         if kept is None:
             self.say(self.fit_line(f"Game over: {outcome}. {keys}.", f"Game over. {keys}."))
@@ -409,17 +419,58 @@ class GameScreen(BoardScreen):
         self.say(f"Saved to {path}. Replay it with: nashplay replay {path}")
 
     def action_back_to_game(self) -> None:
+        """Esc: back one step: out of the move field, out of an earlier position, a picked piece put down; with
+        nothing of those, back to the menu (the game stays saved, offered for resume)."""
         if self.close_input():
             self.say("")
             return
+        board = self.query_one("#board", Board)
         if self.browsing is not None:
             self.query_one("#moves", MoveList).action_jump(-1)
-        self.query_one("#board", Board).selected = None
+        elif board.selected is not None:
+            board.selected = None
+        else:
+            self.action_menu()
+
+    def action_menu(self) -> None:
+        self.workers.cancel_group(self, "opponent")
+        self.post_message(ShowMenu())
+
+    def action_resign(self) -> None:
+        """Resign (a loss, kept in the record); before the user's second move, abort instead: nothing is kept."""
+        session = self.session
+        if session.is_over:
+            self.say("The game is over already", error=True)
+        elif may_abort(session.user_moves()):
+            self.confirm("Abort this game? Nothing of it is kept.", self._abort)
+        else:
+            self.confirm("Resign this game? It counts as a loss.", self._resign)
+
+    def _abort(self) -> None:
+        self.workers.cancel_group(self, "opponent")
+        if self.keeper is not None:
+            self.keeper.discard()
+        self.keeper = None  # nothing more of this game is kept
+        self.app.notify("Game aborted: nothing of it was kept.")
+        self.post_message(ShowMenu())
+
+    def _resign(self) -> None:
+        if self.session.is_over:
+            return
+        self.workers.cancel_group(self, "opponent")
+        self.session.resign()
+        self.say("You resigned.")
+        self.refresh_game()
+        self._game_over()
 
     def action_save_record(self) -> None:
         self.action_type_move("save")
 
     def action_undo(self) -> None:
+        refusal = self.session.takeback_refusal()
+        if refusal is not None:
+            self.say(refusal, error=True)
+            return
         self.workers.cancel_group(self, "opponent")
         undone = self.session.undo()
         if not undone:

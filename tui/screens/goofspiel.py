@@ -34,6 +34,7 @@ from solvers.advice.goofspiel import advise
 from solvers.catalogue import make_player, players_for
 from solvers.goofspiel import game_value, solve_position
 from tui.config import GoofspielConfig
+from tui.game_life import takebacks_allowed
 from tui.local_session import LocalSession
 from tui.messages import OpenGame, ShowMenu
 from tui.saves import SaveSlot
@@ -78,10 +79,12 @@ class GoofspielScreen(LocalGameScreen[GoofspielState]):
         Binding("m", "rematch", "Rematch"),
         Binding("x", "cancel_solve", "Cancel"),
         Binding("ctrl+s", "save_record", "Save", show=False),
+        Binding("R", "resign", "Resign", show=False),
         Binding("escape", "menu", "Menu"),
     ]
 
     PALETTE: ClassVar[list[tuple[str, str, str]]] = [
+        ("Resign or abort", "Resign: a loss. Before your second move, abort: nothing is kept (R)", "resign"),
         ("Bid from the mix", "Bid a card drawn from your equilibrium mix (s)", "bid_from_mix"),
         ("Show or hide the advice", "Every card's weight in the equilibrium and its value for you (a)", "advice"),
         ("Take back the round", "Undo the last round (u)", "undo"),
@@ -107,7 +110,14 @@ class GoofspielScreen(LocalGameScreen[GoofspielState]):
         #: (and the deck's order) out of the record until the game is over.
         seed = config.seed if config.seed is not None else random.randrange(MAX_SEED)
         start = state if state is not None else GoofspielState(self.cards, seed=seed)
-        self.session = LocalSession(start, config.human, config.opponent, seed, resumed=state is not None)
+        self.session = LocalSession(
+            start,
+            config.human,
+            config.opponent,
+            seed,
+            resumed=state is not None,
+            takebacks=takebacks_allowed("goofspiel", config.opponent, config.takebacks),
+        )
         self.opponent_player = make_player(self.opponent, "goofspiel")
         self.slot = slot
         self.solver: BackgroundSolve[int] = BackgroundSolve(self, "goofspiel-solve", bar="gs-solve")
@@ -117,7 +127,6 @@ class GoofspielScreen(LocalGameScreen[GoofspielState]):
         self.secret_bid: int | None = None
         self.advice: Advice | None = None
         #: Whether the footer shows the keys of a finished game (v, m).
-        self._over_shown = False
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -200,16 +209,14 @@ class GoofspielScreen(LocalGameScreen[GoofspielState]):
         """The round opens: the opponent picks its card from its own view, before the user's is known."""
         self.secret_bid = None
         self.advice = None
-        if self._ready() and not self.state.is_terminal():
+        if self._ready() and not self.over:
             self.secret_bid = self.session.opponent_choice(self.opponent_player)
             self.advice = advise(solve_position(self.state.position), self.human)
         self.refresh_view()
 
     def refresh_view(self) -> None:
         self._keep()
-        if self.state.is_terminal() != self._over_shown:  # v and m: after the game
-            self._over_shown = self.state.is_terminal()
-            self.refresh_bindings()
+        self.check_over()  # v and m in the footer, and the game-over panel, once the game is over
         self._status()
         self._hands()
         self._bid_line()
@@ -243,7 +250,7 @@ class GoofspielScreen(LocalGameScreen[GoofspielState]):
 
     def _bid_line(self) -> None:
         text = Text(end="")
-        outcome = self.state.outcome()
+        outcome = self.session.outcome()
         if outcome is not None:
             score = outcome.returns()[self.human]
             verdict = "You win" if score > 0 else ("You lose" if score < 0 else "A draw")
@@ -283,7 +290,7 @@ class GoofspielScreen(LocalGameScreen[GoofspielState]):
         if not self.advice_shown:
             return
         panel = self.query_one("#gs-advice", AdvicePanel)
-        if self.state.is_terminal():
+        if self.over:
             panel.show(None, "the game is over", compact=self.compact)
         elif self.advice is None:
             panel.show(None, "solving...", compact=self.compact)
@@ -293,7 +300,7 @@ class GoofspielScreen(LocalGameScreen[GoofspielState]):
     # ---- actions
 
     def action_bid(self, card: int) -> None:
-        if self.state.is_terminal():
+        if self.over:
             self.say("The game is over: n starts a new one, u takes back the last round")
             return
         if not self._ready() or self.secret_bid is None:
@@ -308,7 +315,7 @@ class GoofspielScreen(LocalGameScreen[GoofspielState]):
         self.state.apply_joint((mine, theirs) if self.human is Side.P1 else (theirs, mine))
         result = "you take it" if mine > theirs else ("they take it" if theirs > mine else "a tie: nobody takes it")
         said = f"Prize {prize}: you bid {mine}, the opponent bid {theirs}: {result}."
-        outcome = self.state.outcome()
+        outcome = self.session.outcome()
         if outcome is not None:
             score = outcome.returns()[self.human]
             said += " " + ("You win!" if score > 0 else ("You lose." if score < 0 else "A draw."))
@@ -316,13 +323,15 @@ class GoofspielScreen(LocalGameScreen[GoofspielState]):
         self._new_round()
 
     def action_bid_from_mix(self) -> None:
-        if self.state.is_terminal() or not self._ready():
+        if self.over or not self._ready():
             self.action_bid(0)  # refused, and says why
             return
         solution = solve_position(self.state.position)
         self.action_bid(solution.draw(self.human, self.rng))
 
     def action_undo(self) -> None:
+        if self.takeback_refused():
+            return
         if not self.session.undo():
             self.say("Nothing to undo")
             return
@@ -331,13 +340,13 @@ class GoofspielScreen(LocalGameScreen[GoofspielState]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("review", "rematch"):
-            return self.state.is_terminal()  # after the game only
+            return self.over  # after the game only
         if action == "cancel_solve":
             return self.solver.running
         if action in ("toggle_advice", "bid_from_mix"):
             # Shown in the footer while the game runs; after it the a key (and the palette) goes through ``advice``,
             # hidden, and the footer's room goes to v and m.
-            return not self.state.is_terminal()
+            return not self.over
         return True
 
     def action_advice(self) -> None:
@@ -351,7 +360,7 @@ class GoofspielScreen(LocalGameScreen[GoofspielState]):
         self.new_game(GoofspielState(self.cards, seed=self.rng.randrange(MAX_SEED)))
 
     def action_new_game(self) -> None:
-        if not self.state.is_terminal() and self.state.history():
+        if not self.over and self.state.history():
             self.say("New game (the unfinished one is kept for resume)")
         self._fresh_game()
         if not self._ready() and not self.solver.running:
@@ -368,16 +377,19 @@ class GoofspielScreen(LocalGameScreen[GoofspielState]):
         self._fresh_game()
         self._new_round()
 
+    def game_changed(self) -> None:
+        self.refresh_view()
+
     def action_menu(self) -> None:
         self.post_message(ShowMenu())
 
     # ---- records: kept as the game goes, saved, reviewed; a rematch
 
     def review_title(self) -> str:
-        return f"Review: Goofspiel, N = {self.cards}, against {self.opponent} ({self.state.outcome()})"
+        return f"Review: Goofspiel, N = {self.cards}, against {self.opponent} ({self.session.outcome()})"
 
     def action_rematch(self) -> None:
-        if not self.state.is_terminal():
+        if not self.over:
             self.say("A rematch comes after the game: n starts a new one")
             return
         # The same seed, so the same deck: the sides swapped on the prizes in the same order (a duplicate match).

@@ -46,6 +46,7 @@ from solvers.advice.nim import advice_of
 from solvers.catalogue import make_player, strongest
 from solvers.grundy import Analysis
 from tui.config import NimConfig
+from tui.game_life import takebacks_allowed
 from tui.local_session import LocalSession
 from tui.messages import OpenGame, ShowMenu
 from tui.saves import SaveSlot
@@ -117,10 +118,12 @@ class NimScreen(LocalGameScreen[HeapGameState]):
         Binding("s", "save", "Save", show=False),
         Binding("v", "review", "Review"),
         Binding("m", "rematch", "Rematch"),
+        Binding("R", "resign", "Resign", show=False),
         Binding("escape", "menu", "Menu"),
     ]
 
     PALETTE: ClassVar[list[PaletteEntry]] = [
+        ("Resign or abort", "Resign: a loss. Before your second move, abort: nothing is kept (R)", "resign"),
         ("Play the chosen move", "Take the marked stones (Enter)", "play"),
         ("Previous heap", "Choose the heap above (up or k)", "heap(-1)"),
         ("Next heap", "Choose the heap below (down or j)", "heap(1)"),
@@ -154,7 +157,14 @@ class NimScreen(LocalGameScreen[HeapGameState]):
         start = state if state is not None else HeapGameState(config.heaps, config.rule, config.misere)
         #: The session keeps the seed out of the record while the game runs (it would foretell the random player's
         #: moves); a resumed game goes on with generators of its own.
-        self.session = LocalSession(start, config.human, config.opponent, config.seed, resumed=state is not None)
+        self.session = LocalSession(
+            start,
+            config.human,
+            config.opponent,
+            config.seed,
+            resumed=state is not None,
+            takebacks=takebacks_allowed("nim", config.opponent, config.takebacks),
+        )
         self.slot = slot
         self.splits = self.config.rule.can_split
         #: The AI opponent (none when two people share the keyboard), and the player whose analysis is the advice.
@@ -232,7 +242,7 @@ class NimScreen(LocalGameScreen[HeapGameState]):
 
     @property
     def humans_turn(self) -> bool:
-        return not self.state.is_terminal() and (self.two_people or self.state.to_move is self.config.human)
+        return not self.over and (self.two_people or self.state.to_move is self.config.human)
 
     @property
     def advice_shown(self) -> bool:
@@ -297,7 +307,7 @@ class NimScreen(LocalGameScreen[HeapGameState]):
         side = self.state.to_move
         who = None if side is self.config.human and not self.two_people else self._player_name(side)
         analysis = self.analysis
-        if self.state.is_terminal():
+        if self.over:
             panel.show(None, "the game is over", compact=self.compact)
             table.show(None)
         elif analysis is None or analysis.heaps != self.state.heaps:
@@ -311,7 +321,7 @@ class NimScreen(LocalGameScreen[HeapGameState]):
     def _status(self) -> Text:
         text = Text(end="")
         text.append(f"Heaps {self.state.heaps_text}", style="bold")
-        outcome = self.state.outcome()
+        outcome = self.session.outcome()
         played = len(self.state.history())
         # A ply is one player's turn (a move of each player is two plies).
         plies = f"{played} pl{'y' if played == 1 else 'ies'}"
@@ -388,11 +398,12 @@ class NimScreen(LocalGameScreen[HeapGameState]):
         self.version += 1
         self._fit_cursor(fresh)
         self._keep()
-        self.refresh_bindings()  # v and m: after the game
+        self.refresh_bindings()
         self.refresh_view()
+        self.check_over()  # the game-over panel once the game is over
         if self.advice_shown and (self.analysis is None or self.analysis.heaps != self.state.heaps):
             self.work_out_advice(self.state.view(self.state.to_move), self.version)
-        if not self.state.is_terminal() and not self.humans_turn:
+        if not self.over and not self.humans_turn:
             self.think(self.state.view(self.state.to_move), self.version)
 
     # ---- background work
@@ -435,7 +446,7 @@ class NimScreen(LocalGameScreen[HeapGameState]):
 
     @on(OpponentMoved)
     def _opponent_moved(self, event: OpponentMoved[HeapMove]) -> None:
-        if event.version != self.version or self.humans_turn or self.state.is_terminal():
+        if event.version != self.version or self.humans_turn or self.over:
             return  # the game changed (undo, restart) while it thought: the answer is stale
         try:
             self.state.apply(event.move)
@@ -457,7 +468,7 @@ class NimScreen(LocalGameScreen[HeapGameState]):
         return text
 
     def _announce_end(self) -> None:
-        outcome = self.state.outcome()
+        outcome = self.session.outcome()
         if outcome is not None:
             self.say(self.fit_line(f"Game over: {outcome}. n: new game, r: play it again.", "Game over. n: new game."))
 
@@ -511,7 +522,7 @@ class NimScreen(LocalGameScreen[HeapGameState]):
     # ---- actions: playing
 
     def action_play(self) -> None:
-        if self.state.is_terminal():
+        if self.over:
             self.say("The game is over: n starts a new game, r plays it again, u takes back", error=True)
             return
         if not self.humans_turn:
@@ -530,6 +541,8 @@ class NimScreen(LocalGameScreen[HeapGameState]):
         self._announce_end()
 
     def action_undo(self) -> None:
+        if self.takeback_refused():
+            return
         self._cancel_work()
         history = self.state.history()
         if self.two_people:
@@ -569,6 +582,12 @@ class NimScreen(LocalGameScreen[HeapGameState]):
         self._cancel_work()
         self.post_message(OpenGame("nim", self.config, setup=True))
 
+    def game_changed(self) -> None:
+        self._position_changed(fresh=False)
+
+    def cancel_work(self) -> None:
+        self._cancel_work()
+
     def action_menu(self) -> None:
         self._cancel_work()
         self.post_message(ShowMenu())
@@ -577,11 +596,11 @@ class NimScreen(LocalGameScreen[HeapGameState]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("review", "rematch", "play_after_the_end"):
-            return self.state.is_terminal()  # after the game only
+            return self.over  # after the game only
         if action in ("play", "save_record"):
             # In the footer while the game runs; after it their keys go through their hidden twins (play_after_the_end,
             # save), and the footer's room goes to v and m.
-            return not self.state.is_terminal()
+            return not self.over
         return True
 
     def action_play_after_the_end(self) -> None:
@@ -596,7 +615,7 @@ class NimScreen(LocalGameScreen[HeapGameState]):
         return f"Review: {title}, heaps {format_heaps(self.config.heaps)}"
 
     def action_rematch(self) -> None:
-        if not self.state.is_terminal():
+        if not self.over:
             self.say("A rematch comes after the game: r plays it again from the start", error=True)
             return
         self._cancel_work()

@@ -30,10 +30,12 @@ from solvers.advice.tcg import advise
 from solvers.catalogue import make_player
 from solvers.tcg import ACTIONS, TcgSolution, load_solution, round_like_source
 from tui.config import TCG_APP_MAX_N, TcgConfig, TcgMode
+from tui.game_life import takebacks_allowed
 from tui.local_session import LocalSession
 from tui.messages import OpenGame, ShowMenu
 from tui.saves import SaveSlot
 from tui.screens.base import LocalGameScreen
+from tui.screens.game_over import GameOverChoice
 from tui.screens.solving import BackgroundSolve, Progress, SolveDone, SolveFailed, SolveProgress
 from tui.widgets.footer import NashplayFooter
 from tui.widgets.heatmap import HeatMap
@@ -82,10 +84,12 @@ class TcgScreen(LocalGameScreen[TcgState]):
         Binding("x", "cancel_solve", "Cancel"),
         Binding("r", "restart", "New game"),
         Binding("u", "undo", "Undo"),
+        Binding("R", "resign", "Resign", show=False),
         Binding("escape", "menu", "Menu"),
     ]
 
     PALETTE: ClassVar[list[tuple[str, str, str]]] = [
+        ("Resign or abort", "Resign: a loss. Before your second move, abort: nothing is kept (R)", "resign"),
         ("Switch advisor / versus", "Advisor: you type the opponent's action. Versus: play the AI", "switch_mode"),
         ("Change n", "The most points a player can hold; re-solves in the background", "ask_n"),
         ("Cancel the solve", "Stop solving the new n; the game in progress goes on (x)", "cancel_solve"),
@@ -105,13 +109,19 @@ class TcgScreen(LocalGameScreen[TcgState]):
         self.config = config
         self.n = self.config.n
         start = state if state is not None else TcgState(self.n)
-        self.session = LocalSession(start, config.human, "", config.seed, resumed=state is not None)
+        self.session = LocalSession(
+            start,
+            config.human,
+            "",
+            config.seed,
+            resumed=state is not None,
+            takebacks=takebacks_allowed("tcg", "equilibrium" if config.mode == "versus" else "", config.takebacks),
+        )
         self.mode = self.config.mode
         #: Versus mode's AI: the catalogue's equilibrium player (its choices from its own generator).
         self.opponent_player = make_player("equilibrium", "tcg")
         self.slot = slot
         #: Whether the footer shows the keys of a finished game (v, m).
-        self._over_shown = False
         self.solution: TcgSolution | None = None
         #: The n being solved in the background (``None``: none): the game at ``n`` goes on meanwhile.
         self.solving: int | None = None
@@ -180,7 +190,7 @@ class TcgScreen(LocalGameScreen[TcgState]):
         if action == "cancel_solve":
             return self.solving is not None  # shown in the footer only while a solve runs
         if action in ("review", "rematch"):
-            return self.state.is_terminal()  # after the game only (until then v switches the mode)
+            return self.over  # after the game only (until then v switches the mode)
         return True
 
     @on(SolveFailed)
@@ -247,7 +257,7 @@ class TcgScreen(LocalGameScreen[TcgState]):
     def _new_suggestion(self) -> None:
         self.own_override = None
         self.warned = None
-        if self.solution is None or self.state.is_terminal():
+        if self.solution is None or self.over:
             self.suggestion = None
             return
         i1, i2 = self.state.points
@@ -255,9 +265,7 @@ class TcgScreen(LocalGameScreen[TcgState]):
 
     def refresh_view(self) -> None:
         self._keep()
-        if self.state.is_terminal() != self._over_shown:  # v and m: after the game
-            self._over_shown = self.state.is_terminal()
-            self.refresh_bindings()
+        self.check_over()  # v and m in the footer, and the game-over panel, once the game is over
         me, them = self.human, self.human.other
         points = self.state.points
         text = Text(end="")
@@ -280,7 +288,7 @@ class TcgScreen(LocalGameScreen[TcgState]):
             self._history()
             return
         heat.values = solution.values
-        outcome = self.state.outcome()
+        outcome = self.session.outcome()
         if outcome is not None:
             verdict = "You win!" if outcome.winner is me else "You lose."
             text.append(verdict, style="bold")
@@ -363,7 +371,7 @@ class TcgScreen(LocalGameScreen[TcgState]):
         if self.solution is None:
             self.say("Still solving: a moment, please (x cancels the solve)")
             return
-        if self.state.is_terminal():
+        if self.over:
             self.say("The game is over: r starts a new one, u takes back the last round")
             return
         action = TcgAction(letter)
@@ -379,7 +387,7 @@ class TcgScreen(LocalGameScreen[TcgState]):
         before = self.state.points
         self.state.apply_joint(joint)
         round_text = f"You: {mine.label}. Opponent: {opponent.label}."
-        outcome = self.state.outcome()
+        outcome = self.session.outcome()
         if outcome is not None:
             verdict = "You win" if outcome.winner is self.human else "You lose"
             self.say(self.fit_line(f"{round_text} {verdict}: {outcome.reason}.", f"{round_text} {verdict}."))
@@ -421,7 +429,7 @@ class TcgScreen(LocalGameScreen[TcgState]):
         if self.mode != "advisor":
             self.say("In versus mode just press c a d s for your action")
             return
-        if self.solution is None or self.state.is_terminal():
+        if self.solution is None or self.over:
             return
         action = TcgAction(letter)
         if self._too_few_points(self.human, action):
@@ -444,6 +452,8 @@ class TcgScreen(LocalGameScreen[TcgState]):
         self.refresh_view()
 
     def action_undo(self) -> None:
+        if self.takeback_refused():
+            return
         if not self.session.undo():
             self.say("Nothing to undo")
             return
@@ -485,6 +495,15 @@ class TcgScreen(LocalGameScreen[TcgState]):
         self.say(self._solving_text())
         self.refresh_view()
 
+    def game_changed(self) -> None:
+        self.refresh_view()
+
+    GAME_OVER_ACTIONS: ClassVar[dict[GameOverChoice, str]] = {
+        "rematch": "rematch",
+        "review": "review",
+        "new": "restart",  # n asks for another n here
+    }
+
     def action_menu(self) -> None:
         if self.query_one("#n-field").display:
             self._close_n_field()
@@ -505,10 +524,10 @@ class TcgScreen(LocalGameScreen[TcgState]):
         self.session.tags["Mode"] = mode
 
     def review_title(self) -> str:
-        return f"Review: Twice Clap Game, n = {self.n} ({self.state.outcome()})"
+        return f"Review: Twice Clap Game, n = {self.n} ({self.session.outcome()})"
 
     def action_rematch(self) -> None:
-        if not self.state.is_terminal():
+        if not self.over:
             self.say("A rematch comes after the game: r starts a new one")
             return
         config = dataclasses.replace(self.config, n=self.n, mode=self.mode, human=self.human.other)

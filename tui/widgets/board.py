@@ -16,6 +16,7 @@ from __future__ import annotations
 from rich.style import Style
 from rich.text import Text
 from textual import events
+from textual.actions import SkipAction
 from textual.binding import Binding
 from textual.geometry import Size
 from textual.message import Message
@@ -317,6 +318,8 @@ class Board(Widget, can_focus=True):
         self.post_message(self.MoveChosen(self, Move(square, None)))
 
     def action_deselect(self) -> None:
+        if self.selected is None:
+            raise SkipAction  # nothing picked: Esc goes on to the screen (back to the menu)
         self.selected = None
 
     def on_click(self, event: events.Click) -> None:

@@ -1,0 +1,226 @@
+"""A game's life beyond its rules, in every game: the takeback policy (chosen at set-up, kept in the record, none
+once the game is over), resigning (a loss in the game's units, in the record, never resumed), aborting before one's
+second move (nothing kept), the game-over panel, Esc back to the menu and q saying where the game is."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from pilot_helpers import close_game_over, run, settle_workers, wait_for
+
+from core.errors import NotationError
+from core.footstep import FootstepState
+from core.game import Side
+from core.impartial import HeapGameState, Nim
+from core.record import Record
+from tui.app import NashplayApp, StartRequest
+from tui.config import GeisterConfig, NimConfig
+from tui.game_life import TAKEBACKS_TAG, default_takebacks, may_abort, moves_by, read_takebacks, resignation
+from tui.local_session import LocalSession, resume_record
+from tui.saves import GameKeeper, SaveStore
+from tui.screens.ask_path import Confirm
+from tui.screens.game import GameScreen
+from tui.screens.game_over import GameOverPanel
+from tui.screens.menu import MenuScreen
+from tui.screens.nim import NimScreen
+from tui.session import GameSession, resumable
+
+SIZE = (110, 34)
+
+
+def slots(state_dir: Path) -> list[Path]:
+    return sorted((state_dir / "games").glob("*.ngr"))
+
+
+def records(state_dir: Path) -> list[Path]:
+    return sorted((state_dir / "records").glob("*.ngr"))
+
+
+# ------------------------------------------------------------------------------------------------ the rules of it
+
+
+def test_takebacks_by_default_but_none_against_the_strongest_ai() -> None:
+    assert default_takebacks("geister", "random") and default_takebacks("nim", "random")
+    assert not default_takebacks("geister", "sage") and not default_takebacks("nim", "perfect")
+    assert not default_takebacks("mini-geister", "nash") and not default_takebacks("footstep", "equilibrium")
+
+
+def test_a_damaged_takeback_tag_is_damage_and_an_old_save_allowed_them() -> None:
+    assert read_takebacks({}) and read_takebacks({TAKEBACKS_TAG: "allowed"})
+    assert not read_takebacks({TAKEBACKS_TAG: "none"})
+    with pytest.raises(NotationError, match="'allowed' or 'none'"):
+        read_takebacks({TAKEBACKS_TAG: "sometimes"})
+
+
+def test_abort_until_ones_second_move() -> None:
+    assert [may_abort(n) for n in range(4)] == [True, True, False, False]
+    # Player 2 in a game player 1 began: after 3 turns player 2 has made one move.
+    assert moves_by(3, Side.P1, Side.P2) == 1 and moves_by(3, Side.P1, Side.P1) == 2
+
+
+def test_resigning_is_a_loss_in_the_games_units() -> None:
+    assert resignation("footstep", Side.P1).score == -2.0  # Footstep's stake is its goal: 2 points
+    assert resignation("nim", Side.P2).winner is Side.P1
+
+
+def test_a_resigned_local_game_is_kept_with_its_result_and_never_resumed() -> None:
+    session = LocalSession(HeapGameState((3, 4), Nim()), Side.P1, "random", seed=5, takebacks=False)
+    session.state.apply(session.state.legal_actions()[0])
+    assert session.takeback_refusal() == "No takebacks in this game (chosen at set-up)"
+    session.resign()
+    assert session.over and not session.state.is_terminal()
+    assert session.takeback_refusal() is not None and "over" in session.takeback_refusal()  # type: ignore[operator]
+    record = Record.parse(session.record().to_text())
+    assert record.result == "0-1" and record.tags["Termination"] == "player 1 resigned"
+    assert record.tags[TAKEBACKS_TAG] == "none" and record.tags["Seed"] == "5"  # over: the seed is shown
+    assert len(record.replay_states()) == 2  # the moves stand as played
+    with pytest.raises(NotationError, match="already over"):
+        resume_record(record)
+
+
+def test_a_resigned_footstep_game_says_the_points() -> None:
+    session = LocalSession(FootstepState(6, 1), Side.P2, "random", seed=1)
+    session.resign()
+    assert session.record().result == "2-0"
+
+
+def test_a_resigned_geister_game_reveals_every_colour_and_is_never_resumed() -> None:
+    session = GameSession(GeisterConfig("mini-geister", Side.P1, "random", "BR", seed=3))
+    assert session.takebacks  # against random
+    session.play(session.view().legal_moves()[0])
+    session.resign()
+    assert session.is_over and session.undo() >= 0 and session.takeback_refusal() is not None
+    record = session.record(reveal=False)  # over: nothing is hidden any more
+    assert record.result == "0-1" and record.tags["Termination"] == "player 1 resigned"
+    assert "?" not in record.tags["Setup2"]
+    assert all(piece.colour.name != "UNKNOWN" for _, piece in session.view().pieces(Side.P2))
+    with pytest.raises(NotationError, match="already over"):
+        resumable(record)
+
+
+def test_a_discarded_game_leaves_nothing(tmp_path: Path) -> None:
+    store = SaveStore(tmp_path)
+    session = LocalSession(HeapGameState((3,), Nim()), Side.P1, "random", seed=1)
+    session.keeper = GameKeeper(store)
+    session.state.apply(session.state.legal_actions()[0])
+    assert session.keep() is None and len(slots(tmp_path)) == 1
+    session.abort()
+    assert slots(tmp_path) == [] and records(tmp_path) == []
+
+
+# ------------------------------------------------------------------------------------------------ in the app
+
+
+def geister_app(opponent: str = "random", takebacks: bool | None = None) -> NashplayApp:
+    config = GeisterConfig("mini-geister", Side.P1, opponent, "BR", seed=3, takebacks=takebacks)
+    return NashplayApp(StartRequest.for_config(config), ai_delay=0)
+
+
+async def play_one(app: NashplayApp, pilot: object) -> GameScreen:
+    screen = app.screen
+    assert isinstance(screen, GameScreen)
+    move = screen.session.view().legal_moves()[0]
+    screen.play(move)
+    await settle_workers(app, pilot)  # type: ignore[arg-type]
+    return screen
+
+
+def test_resigning_in_the_app_opens_the_game_over_panel_and_keeps_the_record(state_dir: Path) -> None:
+    async def test() -> None:
+        app = geister_app()
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            screen = await play_one(app, pilot)
+            await play_one(app, pilot)
+            await pilot.press("R")
+            await wait_for(pilot, lambda: isinstance(app.screen, Confirm), "the question")
+            await pilot.press("n")  # no: nothing happens
+            await wait_for(pilot, lambda: app.screen is screen, "the game again")
+            assert not screen.session.is_over
+            await pilot.press("R", "y")
+            await wait_for(pilot, lambda: isinstance(app.screen, GameOverPanel), "the game-over panel")
+            panel = app.screen
+            text = " ".join(str(widget.render()) for widget in panel.query("Static"))
+            assert "Game over: You lost" in text and "player 1 resigned (0-1)" in text
+            [kept] = records(state_dir)
+            assert f"Its record: {kept}" in text and slots(state_dir) == []
+            assert Record.load(kept).tags["Termination"] == "player 1 resigned"
+            await close_game_over(app, pilot)
+            assert "You lost" in str(screen.query_one("#status").render())
+            await pilot.press("u")
+            assert "over" in screen.message_text and screen.session.is_over
+
+    run(test)
+
+
+def test_the_game_over_panel_leads_to_a_rematch_and_the_menu(state_dir: Path) -> None:
+    async def test() -> None:
+        app = geister_app()
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await play_one(app, pilot)
+            await play_one(app, pilot)
+            await pilot.press("R", "y")
+            await wait_for(pilot, lambda: isinstance(app.screen, GameOverPanel), "the game-over panel")
+            await pilot.press("enter")  # nothing chosen yet: Enter out of habit does nothing
+            await pilot.pause()
+            assert isinstance(app.screen, GameOverPanel)
+            await pilot.press("m")
+            await wait_for(pilot, lambda: isinstance(app.screen, GameScreen), "the rematch")
+            rematch = app.screen
+            assert isinstance(rematch, GameScreen) and rematch.session.human is Side.P2
+            assert not rematch.session.takebacks or rematch.session.config.takebacks is None
+            await settle_workers(app, pilot)
+            await pilot.press("R", "y")  # no move of the user's yet: abort
+            await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
+            assert slots(state_dir) == [] and len(records(state_dir)) == 1  # the aborted game left nothing
+
+    run(test)
+
+
+def test_no_takebacks_against_the_strongest_unless_chosen(state_dir: Path) -> None:
+    async def test() -> None:
+        app = geister_app(opponent="nash")
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            screen = await play_one(app, pilot)
+            await pilot.press("u")
+            assert screen.message_text == "No takebacks in this game (chosen at set-up)"
+            assert len(screen.session.state.moves()) == 2
+            [slot] = slots(state_dir)
+            assert Record.load(slot).tags[TAKEBACKS_TAG] == "none"
+
+    run(test)
+
+
+def test_escape_goes_back_to_the_menu_with_the_game_saved_and_q_says_where(state_dir: Path) -> None:
+    async def test() -> None:
+        app = geister_app()
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await play_one(app, pilot)
+            await pilot.press("escape")
+            await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
+            [slot] = slots(state_dir)
+            await pilot.press("enter")  # the game left is first on the menu
+            await wait_for(pilot, lambda: isinstance(app.screen, GameScreen), "the game resumed")
+            message = app.where_the_game_is()
+            assert message is not None and str(slot) in message and "Resume" in message
+
+    run(test)
+
+
+def test_resigning_nim_in_the_app(state_dir: Path) -> None:
+    async def test() -> None:
+        config = NimConfig((3, 4, 5), opponent="random", seed=3)
+        app = NashplayApp(StartRequest.for_config(config), ai_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle_workers(app, pilot)
+            screen = app.screen
+            assert isinstance(screen, NimScreen)
+            await pilot.press("R", "y")  # before any move: abort, nothing kept
+            await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
+            assert slots(state_dir) == [] and records(state_dir) == []
+
+    run(test)
