@@ -156,11 +156,6 @@ def test_giving_up_when_no_server_answers(capsys: pytest.CaptureFixture[str]) ->
     assert "0 games as random" in out and "1 error;" in out
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="tui/net.py (not this change's): open_game gives up when the next back-off would pass the deadline, "
-    "before it is reached, and reports the time spent (1.55 s: 'after 2 s') instead of the timeout",
-)
 def test_the_connect_timeout_is_waited_out_and_said(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

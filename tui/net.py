@@ -394,15 +394,16 @@ async def open_game(
                 raise
             else:
                 return connection, message, line
-        if failing + delay > deadline:
+        if failing >= deadline:
             hint = (
                 "it accepts connections but begins no game: is it a Geister contest server?"
                 if dropped
                 else "is the server running, and is this its address and port?"
             )
             raise ConnectError(
-                f"gave up connecting to {host}:{port} after {failing:.0f} s and {attempt} attempts ({reason}); {hint}"
+                f"gave up connecting to {host}:{port} after {deadline:g} s and {attempt} attempts ({reason}); {hint}"
             )
+        delay = min(delay, deadline - failing)  # the last wait ends at the deadline; one more attempt follows it
         emit(Connecting(host, port, attempt, reason, delay, failing, dropped))
         await asyncio.sleep(delay)
         failing += delay
