@@ -90,7 +90,8 @@ class BoardScreen(NashplayScreen):
         self._advice_warmed = False
         #: The latest advice for the position shown (``None``: none yet, or none for this position).
         self.advice: Advice | None = None
-        self._advice_note = ""
+        #: Why there is no advice yet: wordings, most detailed first (the panel shows the first that fits).
+        self._advice_note: str | tuple[str, ...] = ""
 
     # ---- what subclasses decide
 
@@ -244,12 +245,12 @@ class BoardScreen(NashplayScreen):
         self.advice = None
         if not searching or view is None:
             self.workers.cancel_group(self, "search-advice")
-            self._advice_note = f"Searches on your turn ({why})"
+            self._advice_note = (f"Searches on your turn ({why})", "Searches on your turn")
             self._show_advice()
             if searching:
                 self._warm_advice(game)
             return
-        self._advice_note = "Starting the search in a background process..."
+        self._advice_note = ("Starting the search in a background process...", "Starting the search...")
         self._show_advice()
         self.search_advice(view, game, version)
 
