@@ -227,10 +227,12 @@ def test_the_set_up_screen_is_generated_from_the_descriptor_and_refuses_what_the
             await pilot.press("ctrl+u", "3")
             setup.query_one("#setup-opponent", RadioSet).query(ChoiceButton)[1].value = True  # random
             setup.query_one("#setup-side", RadioSet).query(ChoiceButton)[1].value = True  # player 2
+            await pilot.pause()
             await pilot.press("ctrl+s")
             await settle_workers(app, pilot)
             screen = screen_of(app)
-            assert screen.config == GoofspielConfig(3, "random", Side.P2, 2)
+            # Takebacks: none against the equilibrium (the strongest) at first, allowed once random is chosen.
+            assert screen.config == GoofspielConfig(3, "random", Side.P2, 2, takebacks=True)
             assert screen.state.cards == 3 and screen.human is Side.P2
 
     run(test)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from pilot_helpers import close_game_over, run, settle_workers, wait_for
+from textual.widgets import RadioSet
 
 from core.errors import NotationError
 from core.footstep import FootstepState
@@ -24,7 +25,9 @@ from tui.screens.game import GameScreen
 from tui.screens.game_over import GameOverPanel
 from tui.screens.menu import MenuScreen
 from tui.screens.nim import NimScreen
+from tui.screens.setup import SetupScreen
 from tui.session import GameSession, resumable
+from tui.widgets.choice import CheckChoice, ChoiceButton
 
 SIZE = (110, 34)
 
@@ -222,5 +225,47 @@ def test_resigning_nim_in_the_app(state_dir: Path) -> None:
             await pilot.press("R", "y")  # before any move: abort, nothing kept
             await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen), "the menu")
             assert slots(state_dir) == [] and records(state_dir) == []
+
+    run(test)
+
+
+def test_the_set_up_chooses_the_takebacks_and_tab_reaches_start_last(state_dir: Path) -> None:
+    """The Geister set-up: the strongest AI by default (it was chototsu), no takebacks against it by default and
+    takebacks against another unless the user chose; every choice list's cursor on its chosen line (Textual's stood
+    on the first, which looked chosen); Tab reaches Start after the opponents (it came before them)."""
+
+    async def test() -> None:
+        app = NashplayApp(ai_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            app.open_game("geister")
+            await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen), "the set-up")
+            setup = app.screen
+            assert isinstance(setup, SetupScreen)
+            await pilot.pause()
+            assert setup.opponent == "sage"
+            box = setup.query_one("#takebacks", CheckChoice)
+            assert box.value is False
+            think = setup.query_one("#think-time", RadioSet)
+            assert think._selected == think.pressed_index == 0
+            order: list[str] = []
+            for _ in range(5):
+                await pilot.press("tab")
+                order.append(str(app.focused.id if app.focused is not None else None))
+            assert order == ["side-choice", "takebacks", "opponent", "think-time", "start"], order
+            opponents = setup.query_one("#opponent", RadioSet)
+            opponents.query(ChoiceButton)[1].value = True  # random
+            await pilot.pause()
+            assert box.value is True  # the default follows the opponent
+            box.focus()
+            await pilot.press("space")  # the user's own choice: none
+            opponents.query(ChoiceButton)[2].value = True  # chototsu
+            await pilot.pause()
+            assert box.value is False
+            await pilot.press("ctrl+s")
+            await wait_for(pilot, lambda: isinstance(app.screen, GameScreen), "the game")
+            game = app.screen
+            assert isinstance(game, GameScreen) and game.session.takebacks is False
+            assert game.session.config.opponent == "chototsu"
 
     run(test)

@@ -24,7 +24,7 @@ from core.games import GAME_TYPES, GameType, game_type
 from core.goofspiel import CARDS_PARAMETER, GoofspielPosition, GoofspielState
 from core.impartial import HeapGameState, parse_heaps, parse_rule
 from core.tcg import TcgState
-from solvers.catalogue import players_for
+from solvers.catalogue import players_for, strongest
 from tui.arguments import add_parameter_option, parameter_value, real_number, seed_number
 from tui.config import (
     DEFAULT_THINK_TIME,
@@ -355,7 +355,8 @@ def _geister_entry(name: str) -> GameEntry:
         "geister",
         "tui.screens.game:GameScreen",
         "tui.screens.setup:SetupScreen",
-        lambda: GeisterConfig(variant=name),
+        # The game's strongest AI by default (chototsu, the simplest, was): what a game against nashplay means.
+        lambda: GeisterConfig(variant=name, opponent=strongest(name).name),
         _geister_options(name),
         _geister_config,
         lambda args: args.setup is None and args.position is None,

@@ -29,9 +29,10 @@ from core.impartial import (
     parse_rule,
 )
 from tui.config import MAX_HEAP, MAX_HEAPS, NIM_OPPONENTS, ConfigError, NimConfig, check_heaps
+from tui.game_life import default_takebacks, takebacks_allowed
 from tui.messages import OpenGame, ShowMenu
 from tui.screens.base import NashplayScreen
-from tui.widgets.choice import ChoiceButton
+from tui.widgets.choice import CheckChoice, ChoiceButton, ChoiceSet
 from tui.widgets.footer import NashplayFooter
 
 PaletteEntry = tuple[str, str, str]
@@ -99,7 +100,7 @@ class NimSetupScreen(NashplayScreen):
                 yield Static(f"e.g. 3,4,5; up to {MAX_HEAPS} heaps of {MAX_HEAP}", classes="hint one-line")
                 yield Input(format_heaps(config.heaps), placeholder="e.g. 3,4,5", id="nim-heaps")
                 yield Label("Rule", classes="heading")
-                with RadioSet(id="nim-rule"):
+                with ChoiceSet(id="nim-rule"):
                     for name, label, _ in RULE_CHOICES:
                         yield ChoiceButton(label, value=name == chosen, name=name)
                 yield Static(id="nim-rule-help", classes="hint one-line")
@@ -112,17 +113,19 @@ class NimSetupScreen(NashplayScreen):
                     yield Input(octal, placeholder="e.g. 0.137", id="nim-octal")
             with Vertical(id="nim-setup-right"):
                 yield Label("Play", classes="heading")
-                with RadioSet(id="nim-play"):
+                with ChoiceSet(id="nim-play"):
                     yield ChoiceButton("Normal: last stone wins", value=not config.misere)
                     yield ChoiceButton("Misere: last stone loses", value=config.misere)
                 yield Label("Opponent", classes="heading")
-                with RadioSet(id="nim-opponent"):
+                with ChoiceSet(id="nim-opponent"):
                     for name, description in OPPONENT_CHOICES.items():
                         yield ChoiceButton(description, value=name == config.opponent, name=name)
                 yield Label("Your side (against an AI)", classes="heading")
-                with RadioSet(id="nim-side"):
+                with ChoiceSet(id="nim-side"):
                     yield ChoiceButton("Player 1 (first)", value=config.human is Side.P1)
                     yield ChoiceButton("Player 2 (second)", value=config.human is Side.P2)
+                allowed = takebacks_allowed("nim", config.opponent, config.takebacks)
+                yield CheckChoice("Takebacks allowed", allowed, id="takebacks")
                 yield Button("Start (ctrl+s)", id="nim-start", variant="primary")
         yield Static(id="nim-setup-message", classes="one-line")
         yield NashplayFooter()
@@ -184,7 +187,8 @@ class NimSetupScreen(NashplayScreen):
         pressed = self._pressed("#nim-opponent")
         opponent = next((name for name in NIM_OPPONENTS if name == pressed), self.config.opponent)
         human = Side.P2 if self.query_one("#nim-side", RadioSet).pressed_index == 1 else Side.P1
-        return NimConfig(heaps, rule, misere, opponent, human, self.config.seed)
+        takebacks = self.query_one("#takebacks", CheckChoice).value
+        return NimConfig(heaps, rule, misere, opponent, human, self.config.seed, takebacks)
 
     @on(Input.Submitted)
     def _next_field(self) -> None:
@@ -201,6 +205,11 @@ class NimSetupScreen(NashplayScreen):
             message.display = True
             return
         self.post_message(OpenGame("nim", config, setup=False))
+
+    @on(RadioSet.Changed, "#nim-opponent")
+    def _opponent_changed(self, event: RadioSet.Changed) -> None:
+        # None against the perfect player by default; once the user has chosen, their choice stays.
+        self.query_one("#takebacks", CheckChoice).set_default(default_takebacks("nim", event.pressed.name or ""))
 
     @on(RadioSet.Changed, "#nim-rule")
     def _rule_changed(self, event: RadioSet.Changed) -> None:

@@ -7,6 +7,7 @@ screen is compact (no margins), so it fits 80x24."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -20,10 +21,11 @@ from core.game import Side
 from solvers.catalogue import players_for
 from tui.arguments import parameter_type
 from tui.config import ConfigError
+from tui.game_life import default_takebacks, takebacks_allowed
 from tui.games import Config, game_entry
 from tui.messages import OpenGame, ShowMenu
 from tui.screens.base import NashplayScreen
-from tui.widgets.choice import ChoiceButton
+from tui.widgets.choice import CheckChoice, ChoiceButton, ChoiceSet
 from tui.widgets.footer import NashplayFooter
 
 
@@ -63,15 +65,17 @@ class ParameterSetupScreen(NashplayScreen):
                 yield Label("Opponent", classes="heading")
                 chosen = str(getattr(self.config, "opponent", ""))
                 players = players_for(game.name)
-                with RadioSet(id="setup-opponent"):
+                with ChoiceSet(id="setup-opponent"):
                     for entry in players:
                         yield ChoiceButton(entry.name, value=entry.name == chosen, name=entry.name)
                 yield Static("\n".join(f"{entry.name}: {entry.description}" for entry in players), classes="hint")
                 human = getattr(self.config, "human", Side.P1)
                 yield Label("Your side", classes="heading")
-                with RadioSet(id="setup-side"):
+                with ChoiceSet(id="setup-side"):
                     yield ChoiceButton("Player 1", value=human is Side.P1)
                     yield ChoiceButton("Player 2", value=human is Side.P2)
+                allowed = takebacks_allowed(game.name, chosen, getattr(self.config, "takebacks", None))
+                yield CheckChoice("Takebacks allowed", allowed, id="takebacks")
                 yield Button("Start (ctrl+s)", id="setup-start", variant="primary")
         yield Static(id="setup-message", classes="one-line")
         yield NashplayFooter()
@@ -107,11 +111,18 @@ class ParameterSetupScreen(NashplayScreen):
         opponent = button.name if button is not None and button.name else str(getattr(self.config, "opponent", ""))
         human = Side.P2 if self.query_one("#setup-side", RadioSet).pressed_index == 1 else Side.P1
         config = make(values, opponent, human, getattr(self.config, "seed", None))
+        config = dataclasses.replace(config, takebacks=self.query_one("#takebacks", CheckChoice).value)
         try:
             config.check()
         except ConfigError as error:
             raise ValueError(str(error)) from None
         return config
+
+    @on(RadioSet.Changed, "#setup-opponent")
+    def _opponent_changed(self, event: RadioSet.Changed) -> None:
+        # None against the strongest AI by default; once the user has chosen, their choice stays.
+        opponent = event.pressed.name or ""
+        self.query_one("#takebacks", CheckChoice).set_default(default_takebacks(self.entry.game.name, opponent))
 
     @on(Input.Submitted)
     def _next_field(self) -> None:

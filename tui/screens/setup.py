@@ -23,9 +23,10 @@ from core.game import Side
 from core.geister import Colour, Setup, Variant, variant_by_name
 from solvers.catalogue import player_entry, players_for
 from tui.config import GeisterConfig
+from tui.game_life import default_takebacks, takebacks_allowed
 from tui.messages import OpenGame, ShowMenu
 from tui.screens.base import NashplayScreen
-from tui.widgets.choice import ChoiceButton
+from tui.widgets.choice import CheckChoice, ChoiceButton, ChoiceSet
 from tui.widgets.footer import NashplayFooter
 from tui.widgets.setup_picker import SetupPicker
 
@@ -82,25 +83,28 @@ class SetupScreen(NashplayScreen):
                 yield SetupPicker(self.variant, self.config.human, self._initial_setup(self.config.human), id="picker")
                 yield Static(id="setup-count", classes="one-line")
                 yield Label("Your side (keys 1, 2)", classes="heading")
-                with RadioSet(id="side-choice"):
+                with ChoiceSet(id="side-choice"):
                     yield ChoiceButton("Player 1 (first)", value=self.config.human is Side.P1)
                     yield ChoiceButton("Player 2 (second)", value=self.config.human is Side.P2)
-                yield Button("Start (ctrl+s)", id="start", variant="primary")
+                allowed = takebacks_allowed(self.variant.name, self.config.opponent, self.config.takebacks)
+                yield CheckChoice("Takebacks allowed", allowed, id="takebacks")
             with Vertical(id="setup-middle"):
                 yield Label("Opponent", classes="heading")
-                with RadioSet(id="opponent"):
+                with ChoiceSet(id="opponent"):
                     # Names only: what each one does is said in full beside the list, for the highlighted one.
                     for entry in players_for(self.variant.name):
                         yield ChoiceButton(entry.name, value=entry.name == self.config.opponent, name=entry.name)
             with Vertical(id="setup-right"):
                 yield Label("Seconds per move", classes="heading one-line")
-                with RadioSet(id="think-time"):
+                with ChoiceSet(id="think-time"):
                     for seconds in THINK_TIMES:
                         yield ChoiceButton(
                             f"{seconds:g} s", value=seconds == self.config.think_time, name=f"{seconds:g}"
                         )
                 yield Static(id="think-note", classes="hint one-line")
                 yield Static(id="opponent-about", classes="one-line")
+                # Last, so that Tab reaches it after every choice (it was between the side and the opponents).
+                yield Button("Start (ctrl+s)", id="start", variant="primary")
         yield Static(id="setup-message", classes="one-line")
         yield NashplayFooter()
 
@@ -185,6 +189,11 @@ class SetupScreen(NashplayScreen):
             picker.configure(self.human, self.rng.choice(self.variant.setups(self.human)))
             self._show_count()
 
+    @on(RadioSet.Changed, "#opponent")
+    def _opponent_changed(self) -> None:
+        # None against the strongest AI by default; once the user has chosen, their choice stays.
+        self.query_one("#takebacks", CheckChoice).set_default(default_takebacks(self.variant.name, self.opponent))
+
     def action_side(self, number: int) -> None:
         self.query_one("#side-choice", RadioSet).query(RadioButton)[number - 1].value = True
 
@@ -212,5 +221,6 @@ class SetupScreen(NashplayScreen):
             opponent=self.opponent,
             setup=picker.setup.to_text(),
             think_time=self.think_time,
+            takebacks=self.query_one("#takebacks", CheckChoice).value,
         )
         self.post_message(OpenGame(self.variant.name, config, setup=False))
