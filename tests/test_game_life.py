@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from pilot_helpers import close_game_over, run, settle_workers, wait_for
-from textual.widgets import RadioSet
+from textual.widgets import OptionList, RadioSet
 
 from core.errors import NotationError
 from core.footstep import FootstepState
@@ -25,6 +25,7 @@ from tui.screens.game import GameScreen
 from tui.screens.game_over import GameOverPanel
 from tui.screens.menu import MenuScreen
 from tui.screens.nim import NimScreen
+from tui.screens.recent import RecentGamesScreen
 from tui.screens.setup import SetupScreen
 from tui.session import GameSession, resumable
 from tui.widgets.choice import CheckChoice, ChoiceButton
@@ -267,5 +268,72 @@ def test_the_set_up_chooses_the_takebacks_and_tab_reaches_start_last(state_dir: 
             game = app.screen
             assert isinstance(game, GameScreen) and game.session.takebacks is False
             assert game.session.config.opponent == "chototsu"
+
+    run(test)
+
+
+# ------------------------------------------------------------------------------------------------ saved games ended
+
+
+def saved_nim_game(state_dir: Path) -> Path:
+    """A Nim game in progress against random, kept in a slot as the app keeps one."""
+    session = LocalSession(HeapGameState((3, 4), Nim()), Side.P1, "random", seed=2)
+    session.keeper = GameKeeper(SaveStore(state_dir))
+    session.state.apply(session.state.legal_actions()[0])
+    assert session.keep() is None
+    [slot] = slots(state_dir)
+    return slot
+
+
+def test_a_saved_game_is_resigned_or_deleted_from_the_menu_after_a_question(state_dir: Path) -> None:
+    saved_nim_game(state_dir)
+
+    async def test() -> None:
+        app = NashplayApp(ai_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            menu = app.screen
+            assert isinstance(menu, MenuScreen)
+            await pilot.press("R")
+            await wait_for(pilot, lambda: isinstance(app.screen, Confirm), "the question")
+            await pilot.press("escape")  # no
+            await wait_for(pilot, lambda: app.screen is menu, "the menu again")
+            assert len(slots(state_dir)) == 1
+            await pilot.press("R", "y")
+            await wait_for(pilot, lambda: "Resigned" in menu._message, "the resignation")
+            [kept] = records(state_dir)
+            record = Record.load(kept)
+            assert record.result == "0-1" and record.tags["Termination"] == "player 1 resigned"
+            assert record.tags["Seed"] == "2"  # the secret revealed, as at any end
+            assert slots(state_dir) == [] and not any(o.startswith("resume:") for o, _ in menu_ids(menu))
+            await pilot.press("d")  # not on a Resume line: nothing to delete
+            await pilot.pause()
+            assert not isinstance(app.screen, Confirm)
+
+    run(test)
+
+
+def menu_ids(menu: MenuScreen) -> list[tuple[str, str]]:
+    games = menu.query_one("#games", OptionList)
+    options = [games.get_option_at_index(i) for i in range(games.option_count)]
+    return [(option.id or "", str(option.prompt)) for option in options]
+
+
+def test_the_recent_games_delete_a_save_or_a_record_after_a_question(state_dir: Path) -> None:
+    saved_nim_game(state_dir)
+    finished = SaveStore(state_dir).keep_record(Record.parse('[Game "nim"]\n[Heaps "1"]\n\n1. 1:1 1-0\n'))
+
+    async def test() -> None:
+        app = NashplayApp(ai_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await pilot.press("r")
+            await wait_for(pilot, lambda: isinstance(app.screen, RecentGamesScreen), "the recent games")
+            recent = app.screen
+            assert isinstance(recent, RecentGamesScreen) and len(recent.games) == 2
+            for _ in recent.games:
+                await pilot.press("d", "y")
+                await pilot.pause()
+            assert recent.games == [] and slots(state_dir) == [] and not finished.exists()
 
     run(test)

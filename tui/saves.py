@@ -35,6 +35,7 @@ from core.errors import RecordError, clipped
 from core.game import Side
 from core.games import GAME_TYPES, units_of
 from core.record import Record, prepare_record_folder, write_text_atomically
+from tui.game_life import concluded, resignation
 
 try:  # POSIX; elsewhere games are not locked (two instances could then both resume one game)
     import fcntl
@@ -275,6 +276,39 @@ class SaveStore:
         target.parent.mkdir(parents=True, exist_ok=True)
         write_text_atomically(target, record.to_text())
         return target
+
+    # ---- ending a saved game without playing it: resign it, or delete it
+
+    def resign(self, slot: SaveSlot) -> Path:
+        """Resign the saved game in ``slot`` without opening it: its whole record (every secret revealed, as at any
+        end), ended by the user's resignation, goes into ``records/`` and the slot goes. Returns the record's path;
+        ``SaveFolderError`` when another nashplay plays it, ``RecordError`` for a damaged save, ``OSError`` when the
+        record cannot be written (the slot then stays)."""
+        if not slot.claim():
+            raise SaveFolderError("the game is open in another nashplay")
+        try:
+            record = slot.load()
+            human = Side.P2 if record.tags.get("Human") == "2" else Side.P1
+            concluded(record, resignation(record.tags["Game"], human))
+            path = self.keep_record(record)
+        except BaseException:
+            slot.release()
+            raise
+        slot.clear()
+        return path
+
+    def delete(self, slot: SaveSlot) -> None:
+        """Delete the saved game in ``slot``: nothing of it is kept. ``SaveFolderError`` when another nashplay
+        plays it."""
+        if not slot.claim():
+            raise SaveFolderError("the game is open in another nashplay")
+        slot.clear()
+
+    def delete_record(self, path: Path) -> None:
+        """Delete a finished game's record from ``records/`` or ``contest/`` (``OSError`` says why not)."""
+        if path.parent not in (self.records, self.state / CONTEST_FOLDER):
+            raise ValueError(f"{path} is not a record nashplay kept")
+        path.unlink()
 
     # ---- the recent games
 

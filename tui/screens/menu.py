@@ -11,6 +11,7 @@ from textual.binding import Binding
 from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
+from core.errors import NotationError, clipped
 from tui.games import GAMES
 from tui.messages import AskForRecord, AskForServer, OpenGame, ResumeGame
 from tui.saves import MAX_LISTED
@@ -24,8 +25,8 @@ OPTION_CHROME = 10
 
 #: What the menu says when games wait to be resumed: one, several.
 RESUME_HINTS = (
-    "A game in progress was saved: Resume (above) goes on with it.",
-    "Games in progress were saved: Resume (above) goes on with one.",
+    "A game in progress was saved: Resume (above) goes on with it; on its line d deletes it, R resigns it.",
+    "Games in progress were saved: Resume (above) goes on with one; on its line d deletes it, R resigns it.",
 )
 
 
@@ -38,11 +39,16 @@ class MenuScreen(NashplayScreen):
         Binding("r", "app.recent_games", "Recent"),
         Binding("l", "app.last_game", "Last game"),
         Binding("o", "open_record", "Open record"),
+        # On a Resume line only (check_action): end a saved game without playing it.
+        Binding("d", "delete_saved", "Delete"),
+        Binding("R", "resign_saved", "Resign"),
     ]
 
     PALETTE: ClassVar[list[tuple[str, str, str]]] = [
         ("Open a record", "Replay a saved game record", "open_record"),
         ("Play on a contest server", "Connect to a Geister contest server (nashplay connect)", "connect"),
+        ("Delete the highlighted saved game", "Nothing of it is kept (d, on a Resume line)", "delete_saved"),
+        ("Resign the highlighted saved game", "A loss, its record kept (R, on a Resume line)", "resign_saved"),
     ]
 
     def compose(self) -> ComposeResult:
@@ -93,6 +99,55 @@ class MenuScreen(NashplayScreen):
             highlighted = self.query_one("#games", OptionList).highlighted
             self.fill()
             self.query_one("#games", OptionList).highlighted = highlighted
+
+    # ---- a saved game ended from the menu: deleted, or resigned
+
+    def _highlighted_slot(self) -> tuple[str, str] | None:
+        """The highlighted Resume line's slot id and text (``None``: the line is not a saved game)."""
+        games = self.query_one("#games", OptionList)
+        if games.highlighted is None:
+            return None
+        option = games.get_option_at_index(games.highlighted)
+        if not (option.id or "").startswith("resume:"):
+            return None
+        return (option.id or "").removeprefix("resume:"), str(option.prompt).removeprefix("Resume: ")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("delete_saved", "resign_saved"):
+            return self.is_mounted and self._highlighted_slot() is not None  # in the footer on a Resume line only
+        return True
+
+    @on(OptionList.OptionHighlighted, "#games")
+    def _highlighted(self) -> None:
+        self.refresh_bindings()
+
+    def action_delete_saved(self) -> None:
+        chosen = self._highlighted_slot()
+        if chosen is not None:
+            slot_id, what = chosen
+            self.confirm(f"Delete {what}? Nothing of it is kept.", lambda: self._end_saved(slot_id, resign=False))
+
+    def action_resign_saved(self) -> None:
+        chosen = self._highlighted_slot()
+        if chosen is not None:
+            slot_id, what = chosen
+            question = f"Resign {what}? It counts as a loss; its record is kept."
+            self.confirm(question, lambda: self._end_saved(slot_id, resign=True))
+
+    def _end_saved(self, slot_id: str, resign: bool) -> None:
+        saves = self.nashplay.saves
+        slot = saves.slot(slot_id)
+        try:
+            if resign:
+                path = saves.resign(slot)
+                said = f"Resigned: the game's record is in {path}"
+            else:
+                saves.delete(slot)
+                said = "Deleted: nothing of that game is kept"
+        except (OSError, NotationError) as error:  # another nashplay plays it, a damaged save, a full disk
+            said = f"Could not {'resign' if resign else 'delete'} that game: {clipped(str(error), 160)}"
+        self.fill()
+        self.show_message(said)
 
     @on(OptionList.OptionSelected, "#games")
     async def _selected(self, event: OptionList.OptionSelected) -> None:

@@ -33,11 +33,15 @@ class RecentGamesScreen(NashplayScreen):
 
     BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
         Binding("v", "review", "Review"),
+        Binding("d", "delete", "Delete"),
+        Binding("R", "resign", "Resign"),
         Binding("escape", "menu", "Menu"),
     ]
 
     PALETTE: ClassVar[list[tuple[str, str, str]]] = [
         ("Review the highlighted game", "Every move judged (v)", "review"),
+        ("Delete the highlighted game", "Its save or its record goes, after a question (d)", "delete"),
+        ("Resign the highlighted game", "A game in progress: a loss, its record kept (R)", "resign"),
         ("Back to the menu", "Choose another game (Esc)", "menu"),
     ]
 
@@ -80,7 +84,9 @@ class RecentGamesScreen(NashplayScreen):
         if self.games:
             heading.update(
                 self.fit_line(
+                    "Enter opens a game (resumes it, or replays it when it is over); v reviews it; d deletes it.",
                     "Enter opens a game (resumes it, or replays it when it is over); v reviews it.",
+                    "Enter: open (resume or replay); v: review; d: delete",
                     "Enter: open (resume or replay); v: review",
                 )
             )
@@ -134,6 +140,52 @@ class RecentGamesScreen(NashplayScreen):
             self.say("A Geister game in progress hides the opponent's colours: finish it (Enter), then review it.")
             return
         self.post_message(OpenReview(record, f"Review: {game.title}"))
+
+    # ---- ending or deleting a game from the list
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "resign":
+            game = self._highlighted() if self.is_mounted else None
+            return game is not None and game.in_progress and game.problem is None
+        return True
+
+    @on(OptionList.OptionHighlighted, "#recent-games")
+    def _moved(self) -> None:
+        self.refresh_bindings()  # R only on a game in progress
+
+    def action_delete(self) -> None:
+        game = self._highlighted()
+        if game is None:
+            return
+        what = game.path.name if game.problem is not None else f"{game.game} vs {game.opponent}"
+        if game.in_progress:
+            question = f"Delete the unfinished game {what}? Nothing of it is kept."
+        else:
+            question = f"Delete the record of {what} ({game.path.name})? It cannot be replayed afterwards."
+        self.confirm(question, lambda: self._end(game, resign=False))
+
+    def action_resign(self) -> None:
+        game = self._highlighted()
+        if game is None or not game.in_progress:
+            return
+        question = f"Resign {game.game} vs {game.opponent}? It counts as a loss; its record is kept."
+        self.confirm(question, lambda: self._end(game, resign=True))
+
+    def _end(self, game: RecentGame, resign: bool) -> None:
+        saves = self.nashplay.saves
+        try:
+            if game.slot_id is None:
+                saves.delete_record(game.path)
+                said = f"Deleted {game.path.name}"
+            elif resign:
+                said = f"Resigned: the game's record is in {saves.resign(saves.slot(game.slot_id))}"
+            else:
+                saves.delete(saves.slot(game.slot_id))
+                said = "Deleted: nothing of that game is kept"
+        except (OSError, ValueError) as error:  # NotationError is a ValueError: a damaged save
+            said = f"Could not {'resign' if resign else 'delete'} it: {_first_line(error)}"
+        self.fill()
+        self.say(said)
 
     def action_menu(self) -> None:
         self.post_message(ShowMenu())
