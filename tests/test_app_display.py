@@ -40,7 +40,7 @@ def test_ascii_mode_draws_the_board_with_ascii_only() -> None:
                 legend = str(app.screen.query_one("#legend").render())
                 if ascii_mode:
                     assert board.isascii() and legend.isascii(), board
-                    assert "^^^" in board and "vvv" in board and "*" in board
+                    assert "^   ^" in board and "v   v" in board and "*" in board  # exits: arrows at both edges
                     assert app.has_class("-ascii")
                 else:
                     assert not board.isascii() and "▲" in board, "the default glyphs are Unicode"

@@ -107,6 +107,8 @@ class Glyphs:
     #: The suggested move (``H``): its from and to squares.
     hint_from: str
     hint_to: str
+    #: Where the picked piece may go.
+    target: str
     #: The evaluation bar: filled and empty cells.
     bar_full: str
     bar_empty: str
@@ -122,8 +124,10 @@ UNICODE = Glyphs(
     cursor_right="]",
     selected_left="‹",
     selected_right="›",
-    hint_from="○",
-    hint_to="●",
+    # Diamonds, not dots: the last move's marks are dots, and the two must differ without colour.
+    hint_from="◇",
+    hint_to="◆",
+    target="+",
     bar_full="█",
     bar_empty="░",
 )
@@ -140,6 +144,7 @@ ASCII = Glyphs(
     selected_right=">",
     hint_from="o",
     hint_to="@",
+    target="+",
     bar_full="#",
     bar_empty=".",
 )

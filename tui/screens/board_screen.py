@@ -160,6 +160,7 @@ class BoardScreen(NashplayScreen):
             (f"{g.own_exit} {g.opponent_exit}", "your exits / theirs"),
             (f"{g.last_from} {g.last_to}", "last move: from / to"),
             (f"{g.cursor_left} {g.cursor_right}", f"cursor   {g.selected_left} {g.selected_right} picked piece"),
+            (g.target, "where the picked piece may go"),
             (f"{g.hint_from} {g.hint_to}", "hint (H): suggested from / to"),
             (f"{g.unknown}7", "their piece, 70-79% likely blue"),
         )

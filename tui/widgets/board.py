@@ -148,14 +148,13 @@ class Board(Widget, can_focus=True):
         if view is None:
             text.append("no game", style=self._style("board--label"))
             return text
-        glyphs = self.glyphs
         variant = view.variant
         ranks, files = self._rows_and_files()
         last = view.last_move
-        hint = self.hint
         own_exits = set(variant.exits[view.viewer])
         opponent_exits = set(variant.exits[view.viewer.other])
         label = self._style("board--label")
+        targets = self._targets()
         for row, rank in enumerate(ranks):
             for line in range(CELL_HEIGHT):
                 text.append(f"{rank + 1:>2} " if line == 0 else "   ", style=label)
@@ -165,26 +164,45 @@ class Board(Widget, can_focus=True):
                     if line == 0:
                         self._draw_piece_line(text, square, view.piece_at(square), background, last)
                     else:
-                        mark = ""
-                        if square in own_exits:
-                            mark = glyphs.own_exit
-                        elif square in opponent_exits:
-                            mark = glyphs.opponent_exit
-                        hinted = self._hint_mark(hint, square)
-                        style = "board--mark"
-                        if hinted:
-                            mark = f"{mark}{hinted}{mark}" if mark else hinted
-                            style = "board--hint"
-                        elif last is not None and last.dst == square:
-                            mark = f"{mark}{glyphs.last_to}{mark}" if mark else glyphs.last_to
-                        elif mark:
-                            mark = mark * 3
-                        text.append(mark.center(CELL_WIDTH), style=self._combine(background, style))
+                        self._draw_mark_line(text, square, background, own_exits, opponent_exits, targets)
                 if row < len(ranks) - 1 or line < CELL_HEIGHT - 1:
                     text.append("\n", style=label)
         text.append("\n   ", style=label)
         text.append("".join(FILES[f].center(CELL_WIDTH) for f in files), style=label)
         return text
+
+    def _targets(self) -> set[Square]:
+        """Where the picked piece may move (none while nothing is picked or the board takes no move)."""
+        view, picked = self.view, self.selected
+        if view is None or picked is None or not self.interactive:
+            return set()
+        return {move.dst for move in view.legal_moves() if move.src == picked and move.dst is not None}
+
+    def _draw_mark_line(
+        self,
+        text: Text,
+        square: Square,
+        background: Style,
+        own_exits: set[Square],
+        opponent_exits: set[Square],
+        targets: set[Square],
+    ) -> None:
+        """A cell's second line: an exit's arrows at both edges (never covered), and between them the marks of the
+        square: the hint (diamonds), where the picked piece may go (+), the last move's arrival (a dot). Each has a
+        shape of its own, so that none needs colour to be told apart."""
+        glyphs = self.glyphs
+        exit_mark = (
+            glyphs.own_exit if square in own_exits else glyphs.opponent_exit if square in opponent_exits else " "
+        )
+        hinted = self._hint_mark(self.hint, square)
+        last = self.view.last_move if self.view is not None else None
+        marks = hinted + (glyphs.target if square in targets else "")
+        if last is not None and last.dst == square and len(marks) < CELL_WIDTH - 2:
+            marks += glyphs.last_to
+        style = "board--hint" if hinted else "board--mark"
+        text.append(exit_mark, style=self._combine(background, "board--mark"))
+        text.append(marks[: CELL_WIDTH - 2].center(CELL_WIDTH - 2), style=self._combine(background, style))
+        text.append(exit_mark, style=self._combine(background, "board--mark"))
 
     def _hint_mark(self, hint: Move | None, square: Square) -> str:
         """The hint's mark for ``square``: from, to, or both for an escape (the piece leaves from there)."""
