@@ -4,16 +4,20 @@ second move (nothing kept), the game-over panel, Esc back to the menu and q sayi
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import pytest
 from pilot_helpers import close_game_over, run, settle_workers, wait_for
 from textual.widgets import OptionList, RadioSet
+from waiting import HANG_SECONDS, released
 
 from core.errors import NotationError
 from core.footstep import FootstepState
 from core.game import Side
+from core.geister import GeisterView
 from core.impartial import HeapGameState, Nim
+from core.notation import Move
 from core.record import Record
 from tui.app import NashplayApp, StartRequest
 from tui.config import GeisterConfig, NimConfig
@@ -335,5 +339,48 @@ def test_the_recent_games_delete_a_save_or_a_record_after_a_question(state_dir: 
                 await pilot.press("d", "y")
                 await pilot.pause()
             assert recent.games == [] and slots(state_dir) == [] and not finished.exists()
+
+    run(test)
+
+
+# ------------------------------------------------------------------------------------------------ premoves
+
+
+def test_a_move_made_during_the_opponents_turn_is_kept_and_played_when_legal(state_dir: Path) -> None:
+    """A move typed while the AI thinks was refused and the refusal overwritten at once: the move was lost. It is
+    kept as a premove (shown; Esc cancels it) and played as soon as it is the user's turn, if it is legal then."""
+    gate = threading.Event()
+
+    async def test() -> None:
+        # The AI's pieces (c4, d3) cannot reach c1 in one move: the premove b1-c1 stays legal whatever it answers.
+        config = GeisterConfig("mini-geister", Side.P1, "random", None, 1, position="2u1/3u/1R2/1B2 1", takebacks=True)
+        app = NashplayApp(StartRequest.for_config(config), ai_delay=0)
+        with released(gate):
+            async with app.run_test(size=SIZE) as pilot:
+                await pilot.pause()
+                screen = app.screen
+                assert isinstance(screen, GameScreen)
+                asked: list[object] = []
+                choose = screen.session.choose_opponent_move
+
+                def thinking(view: GeisterView) -> Move:
+                    asked.append(view)
+                    gate.wait(HANG_SECONDS)
+                    return choose(view)
+
+                screen.session.choose_opponent_move = thinking  # type: ignore[method-assign]
+                screen.play(Move.parse("b2-a2"))
+                await wait_for(pilot, lambda: len(asked) == 1, "the AI to think")
+                screen.play(Move.parse("b1-c1"))
+                assert screen.premove == Move.parse("b1-c1") and "Premove b1-c1" in screen.message_text
+                assert "Premove: b1-c1" in str(screen.query_one("#status").render())
+                await pilot.press("escape")  # cancelled...
+                assert screen.premove is None and isinstance(app.screen, GameScreen)
+                screen.play(Move.parse("b1-c1"))  # ...and made again
+                gate.set()
+                await wait_for(pilot, lambda: len(screen.session.state.moves()) >= 3, "the premove to be played")
+                moves = screen.session.state.moves()
+                assert moves[0] == Move.parse("b2-a2") and moves[2] == Move.parse("b1-c1")
+                assert screen.premove is None
 
     run(test)

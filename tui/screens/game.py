@@ -98,6 +98,8 @@ class GameScreen(BoardScreen):
         self.game_name = self.session.config.variant
         self.input_mode: Literal["move", "save"] = "move"
         self.browsing: int | None = None
+        #: A move the user made during the opponent's turn, played when the turn comes if it is legal then.
+        self.premove: Move | None = None
 
     # ---- layout
 
@@ -262,6 +264,8 @@ class GameScreen(BoardScreen):
             text.append(f"Your move ({session.human})\n", style="bold")
         else:
             text.append(f"{session.opponent.name} is thinking... ({session.human.other})\n", style="italic")
+            if self.premove is not None:
+                text.append(f"Premove: {self.premove} (Esc cancels)\n", style="bold")
         last = view.last_move
         if last is not None:
             who = "you" if self._mover_of(len(view.moves) - 1) is session.human else session.opponent.name
@@ -282,6 +286,12 @@ class GameScreen(BoardScreen):
     def play(self, move: Move) -> None:
         if self.browsing is not None:
             self.say("You are looking at an earlier position: press End in the move list to return", error=True)
+            return
+        if self.session.opponents_turn:
+            # Kept, not refused: it was lost, the refusal overwritten at once by the opponent's move.
+            self.premove = move
+            self.say(f"Premove {move}: played when it is your turn, if it is legal then (Esc cancels)")
+            self.refresh_game()
             return
         try:
             self.session.play(move)
@@ -325,7 +335,19 @@ class GameScreen(BoardScreen):
         self.say(f"{self.session.opponent.name} played {event.move}")
         self.refresh_game()
         if self.session.is_over:
+            self.premove = None
             self._game_over()
+        elif self.premove is not None:
+            self._play_premove()
+
+    def _play_premove(self) -> None:
+        move, self.premove = self.premove, None
+        assert move is not None
+        if self.session.state.is_legal(move):
+            self.play(move)
+        else:
+            self.say(f"Your premove {move} is not legal now: dropped. Your move.", error=True)
+            self.refresh_game()
 
     @on(OpponentFailed)
     def _opponent_failed(self, event: OpponentFailed) -> None:
@@ -425,7 +447,11 @@ class GameScreen(BoardScreen):
             self.say("")
             return
         board = self.query_one("#board", Board)
-        if self.browsing is not None:
+        if self.premove is not None:
+            self.say(f"Premove {self.premove} cancelled")
+            self.premove = None
+            self.refresh_game()
+        elif self.browsing is not None:
             self.query_one("#moves", MoveList).action_jump(-1)
         elif board.selected is not None:
             board.selected = None
@@ -472,6 +498,7 @@ class GameScreen(BoardScreen):
             self.say(refusal, error=True)
             return
         self.workers.cancel_group(self, "opponent")
+        self.premove = None
         undone = self.session.undo()
         if not undone:
             self.say("Nothing to undo: you have not moved yet", error=True)
