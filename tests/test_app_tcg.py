@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 
 import numpy as np
@@ -381,5 +382,19 @@ def test_the_heat_map_and_the_mixes_draw_the_same_whatever_the_last_bits() -> No
                     nudged = np.nextafter(nudged, np.inf if ulps > 0 else -np.inf)
                 shifted = tuple(float(np.nextafter(p, np.inf if ulps > 0 else -np.inf)) for p in mix)
                 assert await drawn(nudged, shifted) == exact
+
+    run(test)
+
+
+def test_the_win_chance_is_given_to_the_mix_bars_precision() -> None:
+    """ "Your win chance: 50%" stood beside bars of "17.3%": one number, one precision."""
+
+    async def test() -> None:
+        app = tcg_app()
+        async with app.run_test(size=SIZE) as pilot:
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            state = str(screen_of(app).query_one("#tcg-state").render())
+            assert re.search(r"Your win chance \(equilibrium\): \d+\.\d%", state), state
 
     run(test)

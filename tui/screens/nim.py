@@ -325,7 +325,8 @@ class NimScreen(LocalGameScreen[HeapGameState]):
         played = len(self.state.history())
         # A ply is one player's turn (a move of each player is two plies).
         plies = f"{played} pl{'y' if played == 1 else 'ies'}"
-        text.append(f"   over after {plies}\n" if outcome is not None else f"   ply {played + 1}\n")
+        # "Ply N" counts the plies played, as the Geister board's does ("ply 1" was said before any move).
+        text.append(f"   over after {plies}\n" if outcome is not None else f"   Ply {played}\n")
         if outcome is not None:
             winner = outcome.winner
             if self.two_people or winner is None:

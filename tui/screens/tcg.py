@@ -28,7 +28,7 @@ from core.game import Side
 from core.tcg import TcgAction, TcgState
 from solvers.advice.tcg import advise
 from solvers.catalogue import make_player
-from solvers.tcg import ACTIONS, TcgSolution, load_solution, round_like_source
+from solvers.tcg import ACTIONS, TcgSolution, load_solution
 from tui.config import TCG_APP_MAX_N, TcgConfig, TcgMode
 from tui.game_life import takebacks_allowed
 from tui.local_session import LocalSession
@@ -296,7 +296,7 @@ class TcgScreen(LocalGameScreen[TcgState]):
             width = 40 if self.compact else 60
             text.append("\n" + "\n".join(textwrap.wrap(f"{outcome.reason[:1].upper()}{outcome.reason[1:]}.", width)))
             text.append("\n")
-            text.append("v: review, m: rematch\nr: new game, u: take back the round", style="bold")
+            text.append("v: review, m: rematch\nr: new game", style="bold")  # its rounds stand: no takeback
             self.query_one("#tcg-state", Static).update(text)
             # Nothing to choose any more: no mixes, no request for an action.
             self._clear_mixes()
@@ -311,9 +311,10 @@ class TcgScreen(LocalGameScreen[TcgState]):
             rounds = yours.plies or 0
             verdict = "win" if yours.result == "win" else "lose"
             text.append(f"You {verdict} in {rounds} round{'' if rounds == 1 else 's'} at most (proven)")
-            text.append(f": chance {round_like_source((yours.value or 0) * 100)}%", style="dim")
+            text.append(f": chance {(yours.value or 0) * 100:.1f}%", style="dim")
         else:
-            text.append(f"Your win chance (equilibrium): {round_like_source((yours.value or 0) * 100)}%")
+            # To the mix bars' precision (one decimal): "50%" beside a bar's "17.3%" read as two kinds of number.
+            text.append(f"Your win chance (equilibrium): {(yours.value or 0) * 100:.1f}%")
         self.query_one("#tcg-state", Static).update(text)
         labels = [f"{a.value} {a.label}" for a in ACTIONS]
         for selector, title, advice in (
