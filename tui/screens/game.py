@@ -211,6 +211,7 @@ class GameScreen(BoardScreen):
         self, position: str, game: str, human: Side, revealed: str | None, key: tuple[int, int]
     ) -> None:
         from core.errors import InvalidPositionError
+        from core.geister import GeisterState
         from solvers.advice.mini_geister import advise, perfect_information_text
 
         advice: Advice | None = None
@@ -218,9 +219,13 @@ class GameScreen(BoardScreen):
         try:
             advice = advise(position, game, player=human, revealed=revealed)
         except InvalidPositionError as error:
-            note = f"The tables do not cover this position: {error}"
-            if revealed is not None:
-                note += "\n" + perfect_information_text(revealed)
+            if revealed is not None and GeisterState.from_position(revealed, game).outcome() is not None:
+                # Said once: "the tables do not cover this position: the game is over" added nothing to it.
+                note = perfect_information_text(revealed)
+            else:
+                note = f"The tables do not cover this position: {error}"
+                if revealed is not None:
+                    note += "\n" + perfect_information_text(revealed)
         except Exception as error:  # the panel says so; the game goes on
             note = f"Advice unavailable: {type(error).__name__}: {error}"
         if not get_current_worker().is_cancelled:
