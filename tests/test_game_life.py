@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from pilot_helpers import close_game_over, run, settle_workers, wait_for
-from textual.widgets import OptionList, RadioSet
+from textual.widgets import OptionList, RadioSet, Static
 from waiting import HANG_SECONDS, released
 
 from core.errors import NotationError
@@ -30,6 +30,7 @@ from tui.screens.game_over import GameOverPanel
 from tui.screens.menu import MenuScreen
 from tui.screens.nim import NimScreen
 from tui.screens.recent import RecentGamesScreen
+from tui.screens.review import ReviewScreen
 from tui.screens.setup import SetupScreen
 from tui.session import GameSession, resumable
 from tui.widgets.choice import CheckChoice, ChoiceButton
@@ -382,5 +383,27 @@ def test_a_move_made_during_the_opponents_turn_is_kept_and_played_when_legal(sta
                 moves = screen.session.state.moves()
                 assert moves[0] == Move.parse("b2-a2") and moves[2] == Move.parse("b1-c1")
                 assert screen.premove is None
+
+    run(test)
+
+
+def test_after_the_review_the_game_over_panel_gives_each_players_accuracy(state_dir: Path) -> None:
+    async def test() -> None:
+        config = NimConfig((1,), opponent="random", seed=3)
+        app = NashplayApp(StartRequest.for_config(config), ai_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle_workers(app, pilot)
+            await pilot.press("enter")  # the only stone: a win
+            await wait_for(pilot, lambda: isinstance(app.screen, GameOverPanel), "the game-over panel")
+            assert not app.screen.query("#game-over-accuracy")  # not reviewed yet
+            await pilot.press("v")
+            await wait_for(pilot, lambda: isinstance(app.screen, ReviewScreen), "the review")
+            review = app.screen
+            assert isinstance(review, ReviewScreen)
+            await wait_for(pilot, lambda: review.phase == "done", "the review to finish")
+            await pilot.press("escape")
+            await wait_for(pilot, lambda: isinstance(app.screen, GameOverPanel), "the panel again")
+            accuracy = str(app.screen.query_one("#game-over-accuracy", Static).render())
+            assert accuracy == "Accuracy: you 100%, random -"  # random never moved: nothing of it judged
 
     run(test)

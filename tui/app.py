@@ -27,6 +27,7 @@ from textual.scrollbar import ScrollBar, ScrollBarRender
 from core.errors import NotationError, clipped
 from core.game import Side
 from core.record import Record
+from solvers.review import Review
 from tui.games import Config, game_entry, game_of, load_screen
 from tui.local_session import check_resumable, resume_record
 from tui.messages import (
@@ -131,6 +132,8 @@ class NashplayApp(App[None]):
         self.initial_theme = theme_name
         #: Seconds an AI's reply waits at least, so the user sees their own move land first.
         self.ai_delay = ai_delay
+        #: The reviews finished while the app runs, by their record's text (``remember_review``).
+        self._reviews: dict[str, Review] = {}
         #: The games in progress (of every game), each saved after every move in a slot of its own and offered for
         #: resume; the finished games' records (``records/``); the recent games.
         self.saves = saves or SaveStore(state_dir())
@@ -147,6 +150,13 @@ class NashplayApp(App[None]):
         the setting, ``tui.games.GameEntry.advice_setting``); always for a game without one."""
         setting = game_entry(game).advice_setting
         return True if setting is None else self.settings.get(setting)
+
+    def remember_review(self, record: Record, review: Review) -> None:
+        """A finished review, for the game-over panel's accuracy (kept while the app runs)."""
+        self._reviews[record.to_text()] = review
+
+    def review_of(self, record: Record) -> Review | None:
+        return self._reviews.get(record.to_text())
 
     def set_advice_shown(self, game: str, shown: bool) -> None:
         setting = game_entry(game).advice_setting

@@ -17,6 +17,7 @@ from textual.widgets import Footer, Header, Static
 
 from core.game import Game, Side
 from core.record import Record
+from solvers.review import Review
 from tui.game_life import may_abort
 from tui.games import game_entry
 from tui.local_session import LocalSession
@@ -50,6 +51,10 @@ class AppServices(Protocol):
     def report_save_problem(self, problem: str) -> None: ...
 
     def format_title(self, title: str, sub_title: str) -> Content: ...
+
+    def remember_review(self, record: Record, review: Review) -> None: ...
+
+    def review_of(self, record: Record) -> Review | None: ...
 
 
 class OpponentMoved(Message, Generic[ActionT]):
@@ -353,8 +358,21 @@ class LocalGameScreen(NashplayScreen, Generic[StateT]):
         # Two people at one keyboard are told who won by side; TCG's advisor mode is the user's own game.
         reader = None if self.session.opponent == "human" else self.human
         kept = self.keeper.finished if self.keeper is not None else None
-        summary = GameOverSummary.of(outcome, self.record().result, reader, kept)
+        record = self.record()
+        summary = GameOverSummary.of(outcome, record.result, reader, kept)
+        review = self.nashplay.review_of(record)
+        if review is not None:
+            summary = summary.with_accuracy(review, reader, self.session.opponent or "opponent")
         self.open_game_over(summary, self.GAME_OVER_ACTIONS)
+
+    def on_screen_resume(self) -> None:
+        # Back from the game's review: the panel again, now with each player's accuracy.
+        if self.over and self.nashplay.review_of(self.record()) is not None and not self._accuracy_shown:
+            self._accuracy_shown = True
+            self.game_ended()
+
+    #: Whether the panel has shown the review's accuracy (once is enough).
+    _accuracy_shown = False
 
     def takeback_refused(self) -> bool:
         """Whether a takeback is refused now (the game is over, or none are allowed): the message line says why."""

@@ -364,11 +364,12 @@ class GameScreen(BoardScreen):
         outcome = self.session.outcome()
         assert outcome is not None
         kept = self.keeper.finished if self.keeper is not None else None
-        result = self.session.record(reveal=True).result
-        self.open_game_over(
-            GameOverSummary.of(outcome, result, self.session.human, kept),
-            {"rematch": "rematch", "review": "review", "new": "new_game"},
-        )
+        record = self.session.record(reveal=True)
+        summary = GameOverSummary.of(outcome, record.result, self.session.human, kept)
+        review = self.nashplay.review_of(record)
+        if review is not None:
+            summary = summary.with_accuracy(review, self.session.human, self.session.opponent.name)
+        self.open_game_over(summary, {"rematch": "rematch", "review": "review", "new": "new_game"})
         keys = "v: review, m: rematch, r: replay, n: new game"
         if kept is None:
             self.say(self.fit_line(f"Game over: {outcome}. {keys}.", f"Game over. {keys}."))
@@ -380,6 +381,16 @@ class GameScreen(BoardScreen):
                     f"Game over. {keys}.",
                 )
             )
+
+    def on_screen_resume(self) -> None:
+        # Back from the game's review: the panel again, now with each player's accuracy (once).
+        reviewed = self.session.is_over and self.nashplay.review_of(self.session.record(reveal=True)) is not None
+        if reviewed and not self._accuracy_shown:
+            self._accuracy_shown = True
+            self._game_over()
+
+    #: Whether the panel has shown the review's accuracy.
+    _accuracy_shown = False
 
     def on_unmount(self) -> None:
         if self.keeper is not None:

@@ -8,7 +8,7 @@ for it, so the panel knows nothing of any game.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import ClassVar, Literal
 
@@ -22,6 +22,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from core.game import Outcome, Side
+from solvers.review import Review
 
 GameOverChoice = Literal["rematch", "review", "new", "menu"]
 
@@ -43,6 +44,19 @@ class GameOverSummary:
     how: str
     result: str
     kept: Path | None = None
+    #: Each player's accuracy, once the game has been reviewed ("you 93.8%, sage 71%").
+    accuracy: str | None = None
+
+    def with_accuracy(self, review: Review, human: Side | None, opponent: str) -> GameOverSummary:
+        """This summary with ``review``'s accuracy per player (the user's first)."""
+        tallies = review.summary()
+        sides = [Side.P1, Side.P2] if human is not Side.P2 else [Side.P2, Side.P1]
+        parts = []
+        for side in sides:
+            accuracy = tallies[str(side.number)]["accuracy"]
+            who = str(side) if human is None else ("you" if side is human else opponent)
+            parts.append(f"{who} {'-' if accuracy is None else f'{accuracy:g}%'}")
+        return replace(self, accuracy=", ".join(parts))
 
     @classmethod
     def of(cls, outcome: Outcome, result: str, human: Side | None, kept: Path | None = None) -> GameOverSummary:
@@ -75,6 +89,8 @@ class GameOverPanel(ModalScreen[GameOverChoice | None]):
         with Vertical(id="game-over"):
             yield Static(Text(f"Game over: {summary.headline}", style="bold"), id="game-over-headline")
             yield Static(Text(f"{summary.how} ({summary.result})"), id="game-over-how")
+            if summary.accuracy is not None:
+                yield Static(Text(f"Accuracy: {summary.accuracy}"), id="game-over-accuracy")
             if summary.kept is not None:
                 yield Static(Text(f"Its record: {summary.kept}"), id="game-over-kept")
             yield OptionList(

@@ -407,6 +407,7 @@ class ReviewScreen(NashplayScreen):
         if event.run != self.run or not self.running:
             return
         self.review = event.review
+        self.nashplay.remember_review(self.record, event.review)  # the game-over panel gives the accuracy
         self.phase = "done"
         self.progress = (len(event.review.moves), len(event.review.moves))
         self.selected = 0
