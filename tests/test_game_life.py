@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from pilot_helpers import close_game_over, run, settle_workers, wait_for
+from screen_text import screen_text
 from textual.widgets import OptionList, RadioSet, Static
 from waiting import HANG_SECONDS, released
 
@@ -27,12 +28,14 @@ from tui.saves import GameKeeper, SaveStore
 from tui.screens.ask_path import Confirm
 from tui.screens.game import GameScreen
 from tui.screens.game_over import GameOverPanel
+from tui.screens.hand_over import HandOverScreen
 from tui.screens.menu import MenuScreen
 from tui.screens.nim import NimScreen
 from tui.screens.recent import RecentGamesScreen
 from tui.screens.review import ReviewScreen
 from tui.screens.setup import SetupScreen
 from tui.session import GameSession, resumable
+from tui.widgets.board import Board
 from tui.widgets.choice import CheckChoice, ChoiceButton
 
 SIZE = (110, 34)
@@ -405,5 +408,41 @@ def test_after_the_review_the_game_over_panel_gives_each_players_accuracy(state_
             await wait_for(pilot, lambda: isinstance(app.screen, GameOverPanel), "the panel again")
             accuracy = str(app.screen.query_one("#game-over-accuracy", Static).render())
             assert accuracy == "Accuracy: you 100%, random -"  # random never moved: nothing of it judged
+
+    run(test)
+
+
+# ------------------------------------------------------------------------------------------------ the hot seat
+
+
+def test_two_people_at_one_keyboard_hand_over_with_the_board_hidden(state_dir: Path) -> None:
+    """Geister's hot seat: each side moves in turn from the keyboard; between turns the whole screen is covered
+    until the player to move presses Enter, and then the board shows that player's view (their colours, the other's
+    hidden)."""
+
+    async def test() -> None:
+        config = GeisterConfig("mini-geister", Side.P1, "human", "BR", seed=3)
+        app = NashplayApp(StartRequest.for_config(config), ai_delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, GameScreen) and screen.session.hot_seat
+            assert "Player 1 to move" in str(screen.query_one("#status").render())
+            screen.play(Move.parse("b1-b2"))
+            await wait_for(pilot, lambda: isinstance(app.screen, HandOverScreen), "the hand-over")
+            await wait_for(pilot, lambda: "Player 2's turn" in screen_text(app), "the hand-over drawn")
+            covered = screen_text(app)
+            assert "Player 2's turn" in covered and "b1-b2" in covered
+            assert not set("BRU?") & set(covered.replace("Player", "").replace("Enter", "")), covered
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: app.screen is screen, "the board again")
+            view = screen.query_one("#board", Board).view
+            assert view is not None and view.viewer is Side.P2
+            assert all(piece.colour.name != "UNKNOWN" for _, piece in view.pieces(Side.P2))
+            assert all(piece.colour.name == "UNKNOWN" for _, piece in view.pieces(Side.P1))
+            assert "Player 2 to move" in str(screen.query_one("#status").render())
+            [slot] = slots(state_dir)
+            saved = Record.load(slot)
+            assert saved.tags["Player1"] == saved.tags["Player2"] == "human"
 
     run(test)

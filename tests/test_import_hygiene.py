@@ -260,6 +260,7 @@ SCREEN_BASES = {
     "tui.screens.solving",
     "tui.screens.game_over",  # every game's end
     "tui.screens.ask_path",  # the small dialogs (a yes-or-no before resigning) every game's screen may ask
+    "tui.screens.hand_over",  # the hot seat's cover between turns
 }
 
 

@@ -75,6 +75,9 @@ def _check_player(name: str, game: str) -> None:
 
 # --------------------------------------------------------------------------------------------------- Geister
 
+#: The opponent's name for two people at one keyboard (the hot seat), as Nim's ``human``.
+SHARED_KEYBOARD = "human"
+
 
 @dataclass(frozen=True)
 class GeisterConfig:
@@ -159,7 +162,8 @@ class GeisterConfig:
             variant = self.resolved_variant()
         except NotationError as error:
             raise ConfigError(str(error)) from None
-        _check_player(self.opponent, self.variant)
+        if self.opponent != SHARED_KEYBOARD:
+            _check_player(self.opponent, self.variant)
         check_seconds(self.think_time, "the thinking time", *THINK_TIME_RANGE, option="--time")
         if self.position is not None:
             if self.setup is not None:
@@ -183,7 +187,12 @@ class GeisterConfig:
     @property
     def opponent_thinks(self) -> bool:
         """Whether the opponent takes a thinking time (a search AI)."""
-        return player_entry(self.opponent).thinks
+        return self.opponent != SHARED_KEYBOARD and player_entry(self.opponent).thinks
+
+    @property
+    def hot_seat(self) -> bool:
+        """Two people at one keyboard, each moving in turn (``opponent`` is ``SHARED_KEYBOARD``)."""
+        return self.opponent == SHARED_KEYBOARD
 
 
 # --------------------------------------------------------------------------------------------------- TCG

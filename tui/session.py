@@ -21,6 +21,7 @@ from solvers.catalogue import make_player, player_entry
 from solvers.players import Player
 from tui.config import (
     DEFAULT_THINK_TIME,
+    SHARED_KEYBOARD,
     GeisterConfig,
 )
 from tui.game_life import (
@@ -41,9 +42,20 @@ _GAME_NUMBERS = itertools.count(1)
 GeisterPlayer = Player[GeisterView, Setup | Move]
 
 
+class SharedKeyboard:
+    """The other side of a game two people play at one keyboard (the hot seat): nobody chooses for it."""
+
+    name = SHARED_KEYBOARD
+
+    def choose(self, view: GeisterView, rng: random.Random, limit: object = None) -> Setup | Move:
+        raise RuntimeError("at a shared keyboard both sides move from the keyboard")
+
+
 def make_opponent(name: str, variant: str = "mini-geister", think_time: float = DEFAULT_THINK_TIME) -> GeisterPlayer:
     """The catalogue's ``name`` player for ``variant``: a search player thinks in the search process (so the app
     keeps answering keys), any other in the app's own. ``UnknownPlayerError`` says which names play ``variant``."""
+    if name == SHARED_KEYBOARD:
+        return SharedKeyboard()
     entry = player_entry(name)
     if entry.runs == "search" and entry.plays(variant):
         return RemotePlayer(name, think_time, shared_process(), f"{variant}-{next(_GAME_NUMBERS)}", variant)
@@ -63,7 +75,9 @@ class GameSession:
         user knows must not recompute what the user may not see."""
         self.config = config
         self.variant = config.resolved_variant()
-        self.human = config.human
+        #: Two people at one keyboard: each side moves in turn, and the side to move is the one shown.
+        self.hot_seat = config.hot_seat
+        self._human = config.human
         self.opponent = make_opponent(config.opponent, config.variant, config.think_time)
         seed = config.seed if config.seed is not None else random.randrange(2**31)
         #: The seed of the opponent's generator: secret while the game runs (it would replay the opponent's set-up).
@@ -79,8 +93,10 @@ class GameSession:
                 raise IllegalMoveError("your own set-up cannot be hidden ('?'): name your colours, or say 'random'")
             while state.phase == "setup":
                 side = Side(state.current_player())
-                if side is self.human:
+                if side is self._human:
                     state.apply(human_setup)
+                elif self.hot_seat:  # the other person's pieces: drawn at random, seen by nobody yet
+                    state.apply((setup_rng or random.SystemRandom()).choice(self.variant.setups(side)))
                 else:
                     state.apply(self.opponent.choose(state.view(side), self.rng))
         self.state = state
@@ -90,6 +106,11 @@ class GameSession:
         self.takebacks = takebacks_allowed(config.variant, config.opponent, config.takebacks)
         #: How the game ended off the board (a resignation); ``None`` while it goes on or when the rules ended it.
         self.ending: Outcome | None = None
+
+    @property
+    def human(self) -> Side:
+        """The side the keyboard plays; at a shared keyboard, the side to move (whose view is shown)."""
+        return self.state.to_move if self.hot_seat and not self.is_over else self._human
 
     # ---- what the screen shows
 
@@ -197,6 +218,12 @@ class GameSession:
         After ``pop`` the side to move is the side that made the popped move, which is how the loop knows when it
         has taken back one of the user's moves.
         """
+        if self.hot_seat:  # one ply: the move of the side that just moved
+            if not self.state.moves():
+                return 0
+            self.version += 1
+            self.state.pop()
+            return 1
         if not self._human_has_moved():
             return 0
         undone = 0
@@ -224,7 +251,7 @@ class GameSession:
         tags = {
             "Player1": "human" if self.human is Side.P1 else self.opponent.name,
             "Player2": "human" if self.human is Side.P2 else self.opponent.name,
-            "Human": str(self.human.number),
+            "Human": str(self._human.number),
             "Opponent": self.config.opponent,
             "Seed": str(self.seed),
             "ThinkTime": f"{self.config.think_time:g}",

@@ -32,6 +32,7 @@ from tui.saves import GameKeeper, SaveSlot
 from tui.screens.base import OpponentFailed, OpponentMoved
 from tui.screens.board_screen import BoardScreen
 from tui.screens.game_over import GameOverSummary
+from tui.screens.hand_over import HandOverScreen
 from tui.session import GameSession
 from tui.widgets.advice import AdvicePanel
 from tui.widgets.board import Board
@@ -131,16 +132,23 @@ class GameScreen(BoardScreen):
         human, opponent = self.session.human, self.session.opponent.name
         order = "moves first" if human is Side.P1 else "moves second"
         short = variant.title.split(" (")[0]  # "Mini-Geister 3 vs 2 (player 1: red-blue-blue)": the part before
-        self.set_titles(
-            (f"{variant.title} vs {opponent}", f"you are {human} ({order})"),
-            (f"{variant.title} vs {opponent}", f"you are {human}"),
-            (f"{short} vs {opponent}", f"you are {human}"),
-            (f"{short} vs {opponent}", ""),
-        )
+        if self.session.hot_seat:
+            self.set_titles(
+                (variant.title, "two people, one keyboard"), (short, "two people, one keyboard"), (short, "")
+            )
+        else:
+            self.set_titles(
+                (f"{variant.title} vs {opponent}", f"you are {human} ({order})"),
+                (f"{variant.title} vs {opponent}", f"you are {human}"),
+                (f"{short} vs {opponent}", f"you are {human}"),
+                (f"{short} vs {opponent}", ""),
+            )
         self.refresh_game()
         self.query_one("#board", Board).focus()
         self._check_size()
         self._maybe_opponent()
+        if self.session.hot_seat and self.session.state.moves() and not self.session.is_over:
+            self.hand_over()  # a resumed game: whoever is at the keyboard may not be the one to move
 
     # ---- showing the game
 
@@ -265,6 +273,8 @@ class GameScreen(BoardScreen):
             text.append(f"{outcome.reason}\n")
             keys = "v: review, m: rematch, r: replay"
             text.append(f"{keys}\n" if self.compact else f"All colours are revealed. {keys}\n", style="dim")
+        elif session.hot_seat:
+            text.append(f"{str(session.human).capitalize()} to move\n", style="bold")
         elif session.humans_turn:
             text.append(f"Your move ({session.human})\n", style="bold")
         else:
@@ -273,7 +283,8 @@ class GameScreen(BoardScreen):
                 text.append(f"Premove: {self.premove} (Esc cancels)\n", style="bold")
         last = view.last_move
         if last is not None:
-            who = "you" if self._mover_of(len(view.moves) - 1) is session.human else session.opponent.name
+            mover = self._mover_of(len(view.moves) - 1)
+            who = str(mover) if session.hot_seat else "you" if mover is session.human else session.opponent.name
             text.append(f"Last move: {last} ({who})\n")
         if self.browsing is not None:
             text.append(
@@ -310,8 +321,15 @@ class GameScreen(BoardScreen):
     def _after_move(self) -> None:
         if self.session.is_over:
             self._game_over()
+        elif self.session.hot_seat:
+            self.hand_over()
         else:
             self._maybe_opponent()
+
+    def hand_over(self) -> None:
+        """At a shared keyboard: cover the game until the player to move is the one looking."""
+        last = self.session.state.moves()[-1].to_text() if self.session.state.moves() else None
+        self.app.push_screen(HandOverScreen(self.session.state.to_move, last))
 
     def _maybe_opponent(self) -> None:
         if self.session.opponents_turn:
@@ -365,10 +383,11 @@ class GameScreen(BoardScreen):
         assert outcome is not None
         kept = self.keeper.finished if self.keeper is not None else None
         record = self.session.record(reveal=True)
-        summary = GameOverSummary.of(outcome, record.result, self.session.human, kept)
+        reader = None if self.session.hot_seat else self.session.human  # at a shared keyboard: told by side
+        summary = GameOverSummary.of(outcome, record.result, reader, kept)
         review = self.nashplay.review_of(record)
         if review is not None:
-            summary = summary.with_accuracy(review, self.session.human, self.session.opponent.name)
+            summary = summary.with_accuracy(review, reader, self.session.opponent.name)
         self.open_game_over(summary, {"rematch": "rematch", "review": "review", "new": "new_game"})
         keys = "v: review, m: rematch, r: replay, n: new game"
         if kept is None:
@@ -524,6 +543,8 @@ class GameScreen(BoardScreen):
         self.query_one("#moves", MoveList).ply = None
         self.say(f"Took back {undone} move{'s' if undone > 1 else ''}")
         self.refresh_game()
+        if self.session.hot_seat:
+            self.hand_over()
         self._maybe_opponent()
 
     def action_new_game(self) -> None:

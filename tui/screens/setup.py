@@ -22,7 +22,7 @@ from core.errors import IllegalMoveError, NotationError
 from core.game import Side
 from core.geister import Colour, Setup, Variant, variant_by_name
 from solvers.catalogue import player_entry, players_for
-from tui.config import GeisterConfig
+from tui.config import SHARED_KEYBOARD, GeisterConfig
 from tui.game_life import default_takebacks, takebacks_allowed
 from tui.messages import OpenGame, ShowMenu
 from tui.screens.base import NashplayScreen
@@ -94,6 +94,9 @@ class SetupScreen(NashplayScreen):
                     # Names only: what each one does is said in full beside the list, for the highlighted one.
                     for entry in players_for(self.variant.name):
                         yield ChoiceButton(entry.name, value=entry.name == self.config.opponent, name=entry.name)
+                    yield ChoiceButton(
+                        "two people", value=self.config.opponent == SHARED_KEYBOARD, name=SHARED_KEYBOARD
+                    )
             with Vertical(id="setup-right"):
                 yield Label("Seconds per move", classes="heading one-line")
                 with ChoiceSet(id="think-time"):
@@ -136,9 +139,13 @@ class SetupScreen(NashplayScreen):
         # While the list has the keyboard, the choice under its cursor; else the chosen one.
         index = radios._selected if radios.has_focus and radios._selected is not None else radios.pressed_index
         under = buttons[index].name if 0 <= index < len(buttons) else None
-        entry = player_entry(under or self.opponent)
         width = self._column_width()
-        lines = textwrap.wrap(f"{entry.name}: {entry.description}", width)
+        if (under or self.opponent) == SHARED_KEYBOARD:
+            about = "two people: one keyboard, each moving in turn; the board is hidden between turns"
+        else:
+            entry = player_entry(under or self.opponent)
+            about = f"{entry.name}: {entry.description}"
+        lines = textwrap.wrap(about, width)
         self.query_one("#opponent-about", Static).update(Text("\n".join(lines), end=""))
         thinkers = [e.name for e in players_for(self.variant.name) if e.thinks]
         note = "for " + ", ".join(thinkers) if thinkers else "no opponent here thinks"
