@@ -82,6 +82,7 @@ def test_menu_offers_the_games_and_set_up_starts_a_game() -> None:
                 "game:nim",
                 "game:footstep",
                 "game:goofspiel",
+                "watch",
                 "recent",
                 "connect",
                 "replay",

@@ -343,7 +343,7 @@ def test_the_menu_opens_the_set_up_and_start_begins_the_chosen_game() -> None:
             assert isinstance(app.screen, MenuScreen)
             games = app.screen.query_one("#games", OptionList)
             ids = [games.get_option_at_index(i).id for i in range(games.option_count)]
-            assert ids.index("game:nim") == ids.index("game:footstep") - 1 == ids.index("connect") - 4
+            assert ids.index("game:nim") == ids.index("game:footstep") - 1 == ids.index("connect") - 5
             games.highlighted = ids.index("game:nim")
             await press(app, pilot, "enter")
             assert isinstance(app.screen, NimSetupScreen)

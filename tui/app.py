@@ -39,6 +39,7 @@ from tui.messages import (
     OpenReview,
     ResumeGame,
     ShowMenu,
+    WatchGame,
 )
 from tui.saves import GameKeeper, RecentGame, SaveFolderError, SaveSlot, SaveStore, iter_descriptions
 from tui.screens.base import AppServices
@@ -362,6 +363,12 @@ class NashplayApp(App[None]):
         # (after the menu has listed the saves).
         self._release_shown_game()
         self._show(MenuScreen())
+
+    @on(WatchGame)
+    def _watch_game(self, event: WatchGame) -> None:
+        self._release_shown_game()
+        watch = load_screen("tui.screens.watch:WatchScreen")
+        self._show(watch(event.variant, event.players, event.think_time))
 
     @on(OpenGame)
     def _open_game(self, event: OpenGame) -> None:

@@ -67,3 +67,13 @@ class OpenLearningCurves(Message):
         super().__init__()
         self.n = n
         self.k = k
+
+
+class WatchGame(Message):
+    """Watch two AIs (catalogue names, player 1's first) play ``variant``."""
+
+    def __init__(self, variant: str, players: tuple[str, str], think_time: float = 0.5) -> None:
+        super().__init__()
+        self.variant = variant
+        self.players = players
+        self.think_time = think_time

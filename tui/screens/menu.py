@@ -12,8 +12,9 @@ from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from core.errors import NotationError, clipped
+from solvers.catalogue import strongest
 from tui.games import GAMES
-from tui.messages import AskForRecord, AskForServer, OpenGame, ResumeGame
+from tui.messages import AskForRecord, AskForServer, OpenGame, ResumeGame, WatchGame
 from tui.saves import MAX_LISTED
 from tui.screens.base import NashplayScreen
 from tui.widgets.footer import NashplayFooter
@@ -82,6 +83,7 @@ class MenuScreen(NashplayScreen):
             # One line each: the note is dropped where the terminal is too narrow for it (never wrapped).
             line = f"{entry.title}  ({entry.menu_note})"
             games.add_option(Option(line if len(line) <= room else entry.title, id=f"game:{name}"))
+        games.add_option(Option("Watch two AIs play Geister (sage vs chototsu)...", id="watch"))
         games.add_option(Option("Recent games: resume, replay or review one (r)...", id="recent"))
         games.add_option(Option("Play on a contest server (nashplay connect)...", id="connect"))
         games.add_option(Option("Replay a record file...", id="replay"))
@@ -156,6 +158,8 @@ class MenuScreen(NashplayScreen):
             self.post_message(ResumeGame(choice.removeprefix("resume:")))
         elif choice.startswith("game:"):
             self.post_message(OpenGame(choice.removeprefix("game:")))
+        elif choice == "watch":
+            self.post_message(WatchGame("geister", (strongest("geister").name, "chototsu")))
         elif choice == "recent":
             await self.app.run_action("recent_games")  # the App navigates (as the r key asks it)
         elif choice == "replay":

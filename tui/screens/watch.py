@@ -1,0 +1,274 @@
+"""Watch two AIs play a game of the Geister family: each thinks for its own time from its own view, with a
+generator of its own; the watcher sees every colour, pauses (Space), steps one move (Right), sets the speed (+/-)
+and asks for either side's advice on the position (a: the side to move).
+
+The game is the watcher's to look at, not to play: nothing is saved while it runs; at the end its record goes into
+``records/`` like any finished game, to replay or review.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import time
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.widgets import Header, Static
+from textual.worker import get_current_worker
+
+from core.game import Side
+from core.geister import GeisterState, GeisterView, variant_by_name
+from core.record import Record
+from solvers.advice import Advice
+from tui.messages import OpenReview, ShowMenu
+from tui.screens.base import NashplayScreen
+from tui.session import make_opponent
+from tui.widgets.advice import AdvicePanel
+from tui.widgets.board import Board
+from tui.widgets.footer import NashplayFooter
+from tui.widgets.moves import MoveList
+
+#: The pauses between moves the speed keys step through (seconds).
+SPEEDS = (0.0, 0.25, 0.5, 1.0, 2.0, 4.0)
+
+
+def spectator_view(state: GeisterState) -> GeisterView:
+    """Player 1's view with every colour shown: the watcher's."""
+    view = state.view(Side.P1)
+    variant = state.variant
+    board = tuple(state.piece_at(variant.square(index)) for index in range(variant.width * variant.height))
+    return dataclasses.replace(view, board=board)
+
+
+class WatchScreen(NashplayScreen):
+    """``players`` (catalogue names, player 1's first) play ``variant``, ``think_time`` seconds a move each."""
+
+    class Moved(Message):
+        def __init__(self, action: Any, version: int) -> None:
+            super().__init__()
+            self.action = action
+            self.version = version
+
+    class Failed(Message):
+        def __init__(self, error: str) -> None:
+            super().__init__()
+            self.error = error
+
+    class AdviceReady(Message):
+        def __init__(self, advice: Advice | None, note: str, ply: int) -> None:
+            super().__init__()
+            self.advice = advice
+            self.note = note
+            self.ply = ply
+
+    SHRINK_BELOW = (100, 30)
+    BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
+        # Priority: the board and the move list have their own Space and arrows, which would take them first.
+        Binding("space", "toggle_pause", "Pause/play", priority=True),
+        Binding("right,l", "step", "Step", priority=True),
+        Binding("plus,equals_sign", "speed(-1)", "Faster", priority=True),
+        Binding("minus", "speed(1)", "Slower", priority=True),
+        Binding("a", "advice", "Advice"),
+        Binding("v", "review", "Review", show=False),
+        Binding("escape", "menu", "Menu"),
+    ]
+    PALETTE: ClassVar[list[tuple[str, str, str]]] = [
+        ("Pause or play", "Stop after the move in hand, or go on (Space)", "toggle_pause"),
+        ("Step one move", "While paused: the next move only (Right)", "step"),
+        ("Advice for the side to move", "What the adviser says of the position (a)", "advice"),
+        ("Review the game", "After the game: every move judged (v)", "review"),
+    ]
+
+    def __init__(
+        self, variant: str, players: tuple[str, str], think_time: float = 0.5, seed: int | None = None
+    ) -> None:
+        super().__init__()
+        self.game_name = variant
+        self.state = GeisterState(variant_by_name(variant))
+        self.names = players
+        self.players = tuple(make_opponent(name, variant, think_time) for name in players)
+        self.think_time = think_time
+        self.seed = seed if seed is not None else random.randrange(2**31)
+        #: Each player's own generator: neither sees the other's draws.
+        self.rngs = (random.Random(self.seed), random.Random(self.seed + 1))
+        self.paused = False
+        self.pause_index = SPEEDS.index(0.5)
+        self.version = 0
+        self.thinking = False
+        self.kept: str | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="main"):
+            with Vertical(id="board-pane"):
+                yield Board(self.glyphs, id="board")
+            with Vertical(id="side"):
+                yield Static(id="status")
+                yield AdvicePanel(id="watch-advice")
+                yield MoveList(id="moves")
+        yield NashplayFooter()
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        title = f"{self.state.variant.title}: {self.names[0]} vs {self.names[1]}"
+        self.set_titles((title, "watching, every colour shown"), (title, ""), ("Watching", ""))
+        self.query_one("#watch-advice", AdvicePanel).display = False
+        board = self.query_one("#board", Board)
+        board.interactive = False
+        board.inactive_hint = "Watching: Space pauses, Right steps, + and - set the speed"
+        self._show()
+        self._next()
+
+    # ---- the game going on
+
+    @property
+    def delay(self) -> float:
+        return SPEEDS[self.pause_index]
+
+    def _next(self) -> None:
+        if self.state.is_terminal() or self.thinking:
+            return
+        self.thinking = True
+        side = Side(self.state.current_player())
+        self.think(side, self.state.view(side), self.version)
+
+    @work(thread=True, exclusive=True, group="watch", exit_on_error=False)
+    def think(self, side: Side, view: GeisterView, version: int) -> None:
+        index = 0 if side is Side.P1 else 1
+        try:
+            action = self.players[index].choose(view, self.rngs[index])
+        except Exception as error:  # an AI's bug: said, and the watcher can leave
+            self.post_message(self.Failed(f"{self.names[index]} failed: {type(error).__name__}: {error}"))
+            return
+        if not get_current_worker().is_cancelled:
+            self.post_message(self.Moved(action, version))
+
+    @on(Moved)
+    def _moved(self, event: Moved) -> None:
+        self.thinking = False
+        if event.version != self.version or self.state.is_terminal():
+            return
+        self.state.apply(event.action)
+        self.version += 1
+        self._show()
+        if self.state.is_terminal():
+            self._finished()
+        elif not self.paused:
+            self.set_timer(max(self.delay, 0.01), self._next)
+
+    @on(Failed)
+    def _failed(self, event: Failed) -> None:
+        self.thinking = False
+        self.paused = True
+        self._show(event.error)
+
+    def _finished(self) -> None:
+        record = self.record()
+        try:
+            self.kept = str(self.nashplay.saves.keep_record(record))
+        except OSError as error:
+            self.kept = None
+            self._show(f"The record could not be kept: {error.strerror or error}")
+            return
+        self._show()
+        self.refresh_bindings()
+
+    def record(self) -> Record:
+        tags = {"Player1": self.names[0], "Player2": self.names[1], "Seed": str(self.seed)}
+        tags["ThinkTime"] = f"{self.think_time:g}"
+        return Record.from_game(self.state, tags)
+
+    # ---- what is shown
+
+    def _show(self, note: str = "") -> None:
+        state = self.state
+        self.query_one("#board", Board).view = spectator_view(state) if state.phase != "setup" else None
+        moves = self.query_one("#moves", MoveList)
+        moves.moves = tuple(move.to_text() for move in state.moves())
+        moves.first = state.first if state.phase != "setup" else Side.P1
+        text = Text(end="")
+        limit = state.variant.ply_limit
+        text.append(f"Ply {len(state.moves())}" + (f" of {limit}" if limit else "") + "\n", style="bold")
+        outcome = state.outcome()
+        if outcome is not None:
+            text.append(f"Game over: {outcome}\n", style="bold")
+            if self.kept:
+                text.append(f"Its record: {self.kept} (v reviews it)\n")
+        else:
+            side = Side(state.current_player())
+            who = self.names[0 if side is Side.P1 else 1]
+            doing = "paused" if self.paused else f"{who} ({side}) is thinking..."
+            text.append(f"{doing}\n", style="italic")
+            pause = "no pause" if self.delay == 0 else f"{self.delay:g} s between moves"
+            text.append(f"{self.think_time:g} s a move each; {pause}\n", style="dim")
+        if note:
+            text.append(note + "\n", style="bold")
+        self.query_one("#status", Static).update(text)
+
+    # ---- the watcher's keys
+
+    def action_toggle_pause(self) -> None:
+        self.paused = not self.paused
+        self._show()
+        if not self.paused:
+            self._next()
+
+    def action_step(self) -> None:
+        if not self.paused:
+            self.paused = True
+        self._show()
+        self._next()
+
+    def action_speed(self, step: int) -> None:
+        self.pause_index = max(0, min(len(SPEEDS) - 1, self.pause_index + step))
+        self._show()
+
+    def action_advice(self) -> None:
+        panel = self.query_one("#watch-advice", AdvicePanel)
+        panel.display = not panel.display
+        if panel.display and not self.state.is_terminal() and self.state.phase != "setup":
+            side = Side(self.state.current_player())
+            panel.show(None, "working it out", f"for {side}...", self.compact)
+            self.work_out_advice(self.state.view(side).position(), len(self.state.moves()))
+
+    @work(thread=True, exclusive=True, group="watch-advice", exit_on_error=False)
+    def work_out_advice(self, position: str, ply: int) -> None:
+        from solvers.advice.registry import Request, advise
+
+        advice: Advice | None = None
+        note = ""
+        started = time.monotonic()
+        try:
+            for report in advise(Request(self.state.variant.name, position, values=(("time", 1.0),))):
+                advice = report  # the search deepens: the last report is its best word
+                if get_current_worker().is_cancelled or time.monotonic() - started > 5:
+                    break
+        except (ValueError, KeyError) as error:
+            note = str(error)
+        self.post_message(self.AdviceReady(advice, note, ply))
+
+    @on(AdviceReady)
+    def _advice_ready(self, event: AdviceReady) -> None:
+        panel = self.query_one("#watch-advice", AdvicePanel)
+        if panel.display and event.ply == len(self.state.moves()):
+            engine = event.advice.engine if event.advice is not None else "advice"
+            panel.show(event.advice, engine, event.note, self.compact, who=str(Side(self.state.current_player())))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "review":
+            return self.state.is_terminal()
+        return True
+
+    def action_review(self) -> None:
+        if self.state.is_terminal():
+            self.post_message(OpenReview(self.record(), f"Review: {self.names[0]} vs {self.names[1]}"))
+
+    def action_menu(self) -> None:
+        self.workers.cancel_group(self, "watch")
+        self.post_message(ShowMenu())
