@@ -446,3 +446,35 @@ def test_two_people_at_one_keyboard_hand_over_with_the_board_hidden(state_dir: P
             assert saved.tags["Player1"] == saved.tags["Player2"] == "human"
 
     run(test)
+
+
+# ------------------------------------------------------------------------------------------------ the analysis board
+
+FINISHED = """[Game "mini-geister"]
+[Setup1 "BR"]
+[Setup2 "BR"]
+
+1. b1-b2 c4-c3 2. c1-d1 c3-c2 *
+"""
+
+
+def test_analyse_from_here_opens_an_analysis_board_on_the_replayed_position(state_dir: Path) -> None:
+    async def test() -> None:
+        app = NashplayApp(StartRequest("replay", record=Record.parse(FINISHED)), ai_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await pilot.press("end", "left")  # after 3 moves: player 2 to move
+            await pilot.press("a")
+            await wait_for(pilot, lambda: isinstance(app.screen, GameScreen), "the analysis board")
+            board = app.screen
+            assert isinstance(board, GameScreen) and board.session.config.analysis and board.keeper is None
+            assert board.title.startswith("Analysis board")
+            view = board.session.view()
+            assert view.to_move is Side.P2 and len(list(view.pieces(Side.P1))) == 2
+            assert all(piece.colour.name != "UNKNOWN" for _, piece in view.pieces(Side.P1))  # every colour shown
+            board.play(view.legal_moves()[0])
+            await pilot.pause()
+            assert isinstance(app.screen, GameScreen)  # no hand-over: nothing is hidden here
+            assert board.session.view().to_move is Side.P1 and slots(state_dir) == []
+
+    run(test)

@@ -96,6 +96,9 @@ class GeisterConfig:
     #: A position to play on from (``spec/notation.md``) instead of a set-up phase; a set-up chosen (the set-up
     #: screen's, after ``n``) starts a game from the beginning instead.
     position: str | None = None
+    #: An analysis board: both sides moved from the keyboard, every colour shown, nothing saved (with
+    #: ``opponent=SHARED_KEYBOARD`` and a ``position`` of every colour).
+    analysis: bool = False
 
     @property
     def game(self) -> str:

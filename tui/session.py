@@ -116,7 +116,7 @@ class GameSession:
 
     def view(self) -> GeisterView:
         """The user's view; every colour once the game is over (a resignation too, as the rules' end does)."""
-        if self.ending is not None:
+        if self.ending is not None or self.config.analysis:  # an analysis board hides nothing
             return self.view_at(len(self.state.moves()))
         return self.state.view(self.human)
 
@@ -132,7 +132,7 @@ class GameSession:
         colour is known, and the view of an earlier position shows them too."""
         state = self._state_at(moves)
         view = state.view(self.human)
-        if self.is_over:
+        if self.is_over or self.config.analysis:
             variant = state.variant
             board = tuple(state.piece_at(variant.square(index)) for index in range(variant.width * variant.height))
             view = dataclasses.replace(view, board=board)

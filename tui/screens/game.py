@@ -127,12 +127,19 @@ class GameScreen(BoardScreen):
         # A game is kept from its first move: one left with nothing but its set-ups played was listed on the menu as
         # "0 plies played" (a dozen of them pushed the games off an 80x24 menu), and there is nothing in it to go on
         # with that a new game does not give.
-        self.keeper = GameKeeper(self.nashplay.saves, self.slot)
+        # An analysis board is a scratch board: nothing of it is saved.
+        self.keeper = None if self.session.config.analysis else GameKeeper(self.nashplay.saves, self.slot)
         variant = self.session.variant
         human, opponent = self.session.human, self.session.opponent.name
         order = "moves first" if human is Side.P1 else "moves second"
         short = variant.title.split(" (")[0]  # "Mini-Geister 3 vs 2 (player 1: red-blue-blue)": the part before
-        if self.session.hot_seat:
+        if self.session.config.analysis:
+            self.set_titles(
+                (f"Analysis board: {variant.title}", "both sides from the keyboard, every colour shown"),
+                (f"Analysis board: {short}", ""),
+                ("Analysis board", ""),
+            )
+        elif self.session.hot_seat:
             self.set_titles(
                 (variant.title, "two people, one keyboard"), (short, "two people, one keyboard"), (short, "")
             )
@@ -147,7 +154,8 @@ class GameScreen(BoardScreen):
         self.query_one("#board", Board).focus()
         self._check_size()
         self._maybe_opponent()
-        if self.session.hot_seat and self.session.state.moves() and not self.session.is_over:
+        hidden = self.session.hot_seat and not self.session.config.analysis
+        if hidden and self.session.state.moves() and not self.session.is_over:
             self.hand_over()  # a resumed game: whoever is at the keyboard may not be the one to move
 
     # ---- showing the game
@@ -321,7 +329,7 @@ class GameScreen(BoardScreen):
     def _after_move(self) -> None:
         if self.session.is_over:
             self._game_over()
-        elif self.session.hot_seat:
+        elif self.session.hot_seat and not self.session.config.analysis:
             self.hand_over()
         else:
             self._maybe_opponent()
@@ -543,7 +551,7 @@ class GameScreen(BoardScreen):
         self.query_one("#moves", MoveList).ply = None
         self.say(f"Took back {undone} move{'s' if undone > 1 else ''}")
         self.refresh_game()
-        if self.session.hot_seat:
+        if self.session.hot_seat and not self.session.config.analysis:
             self.hand_over()
         self._maybe_opponent()
 

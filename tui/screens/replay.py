@@ -22,7 +22,8 @@ from core.game import Side
 from core.games import GAME_TYPES
 from core.geister import GeisterState, GeisterView, Piece
 from core.record import Record
-from tui.messages import OpenReview
+from tui.config import SHARED_KEYBOARD, GeisterConfig
+from tui.messages import OpenGame, OpenReview
 from tui.screens.base import PlaybackScreen
 from tui.widgets.board import Board
 from tui.widgets.footer import NashplayFooter
@@ -116,6 +117,7 @@ class ReplayScreen(PlaybackScreen):
         # Said in the status panel: at 80 columns the footer has room for the review's key but not for this one.
         Binding("f", "flip", "Flip", show=False),
         Binding("v", "review", "Review"),
+        Binding("a", "analyse", "Analyse", show=False),  # in the palette and the help: the footer is full at 80x24
         Binding("escape", "close", "Close"),
     ]
 
@@ -129,6 +131,7 @@ class ReplayScreen(PlaybackScreen):
         ("Slower", "Play back slower", "speed(-1)"),
         ("Flip board", "Turn the board around", "flip"),
         ("Review the game", "Every move judged, a value graph and a summary (v)", "review"),
+        ("Analyse from here", "An analysis board on this position, with the advice (a)", "analyse"),
         ("Close the replay", "Back to where you were", "close"),
     ]
 
@@ -249,9 +252,25 @@ class ReplayScreen(PlaybackScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # A private replay is of a game still in progress: its review would judge the opponent's moves from the
         # opponent's own view, showing the colours the user may not know yet.
-        if action == "review":
+        if action in ("review", "analyse"):
             return not self.private
         return True
+
+    def action_analyse(self) -> None:
+        """An analysis board on the position shown: both sides from the keyboard, every colour, the advice."""
+        state = self.states[self.ply]
+        if self.private or state.is_terminal():
+            return
+        self.playing = False
+        config = GeisterConfig(
+            state.variant.name,
+            state.to_move,
+            SHARED_KEYBOARD,
+            position=state.position(),
+            analysis=True,
+            takebacks=True,
+        )
+        self.post_message(OpenGame(state.variant.name, config, setup=False))
 
     def action_review(self) -> None:
         if self.private:

@@ -38,7 +38,9 @@ from core.geister import GeisterState
 from core.notation import Move
 from core.record import Record
 from solvers.review import MARKS, THRESHOLDS, VERDICTS, MoveReview, Review
+from tui.config import SHARED_KEYBOARD, GeisterConfig
 from tui.games import GAMES
+from tui.messages import OpenGame
 from tui.screens.base import NashplayScreen
 from tui.search_process import SearchProcess, review_in_child
 from tui.widgets.board import Board
@@ -181,6 +183,7 @@ class ReviewScreen(NashplayScreen):
         Binding("M", "next_mistake(-1)", "Previous mistake", show=False),
         Binding("x", "cancel", "Cancel"),
         Binding("r", "restart", "Again"),
+        Binding("a", "analyse", "Analyse", show=False),  # in the palette and the help: the footer is full at 80x24
         Binding("escape", "close", "Back"),
     ]
 
@@ -189,6 +192,7 @@ class ReviewScreen(NashplayScreen):
         ("Previous mistake", "Jump to the previous mistake or blunder (M)", "next_mistake(-1)"),
         ("Cancel the review", "Stop judging the moves (x or Esc)", "cancel"),
         ("Review again", "Start the review again after a cancel or a failure (r)", "restart"),
+        ("Analyse from here", "An analysis board on the position before the move shown (a)", "analyse"),
         ("Close the review", "Back to where you were (Esc)", "close"),
     ]
 
@@ -645,7 +649,26 @@ class ReviewScreen(NashplayScreen):
             return self.phase in ("cancelled", "failed")
         if action in ("next_mistake",):
             return self.phase == "done"
+        if action == "analyse":  # the Geister family's board; a review is of a finished game: every colour known
+            return self.geister and self.phase == "done"
         return True
+
+    def action_analyse(self) -> None:
+        """An analysis board on the position before the move shown: both sides from the keyboard, the advice."""
+        if not self.geister or self.review is None:
+            return
+        state = self.states[min(self.selected, len(self.states) - 1)]
+        if state.is_terminal():
+            return
+        config = GeisterConfig(
+            state.variant.name,
+            state.to_move,
+            SHARED_KEYBOARD,
+            position=state.position(),
+            analysis=True,
+            takebacks=True,
+        )
+        self.post_message(OpenGame(state.variant.name, config, setup=False))
 
     def action_cancel(self) -> None:
         if not self.running:
