@@ -99,6 +99,8 @@ class GeisterConfig:
     #: An analysis board: both sides moved from the keyboard, every colour shown, nothing saved (with
     #: ``opponent=SHARED_KEYBOARD`` and a ``position`` of every colour).
     analysis: bool = False
+    #: A chess clock, minutes plus seconds a move ("5+3"); ``None``: no clock.
+    clock: str | None = None
 
     @property
     def game(self) -> str:
@@ -168,6 +170,13 @@ class GeisterConfig:
         if self.opponent != SHARED_KEYBOARD:
             _check_player(self.opponent, self.variant)
         check_seconds(self.think_time, "the thinking time", *THINK_TIME_RANGE, option="--time")
+        if self.clock is not None:
+            from tui.game_clock import parse_time_control
+
+            try:
+                parse_time_control(self.clock)
+            except ValueError as error:
+                raise ConfigError(str(error), "--clock") from None
         if self.position is not None:
             if self.setup is not None:
                 raise ConfigError("a game from --position takes its colours from the position, not --setup", "--setup")

@@ -187,6 +187,11 @@ def _geister_options(game: str) -> Callable[[argparse.ArgumentParser], None]:
             help="play on from this position (e.g. '1uu1/4/4/1BR1 1'): your colours given, the opponent's u/U "
             "drawn at random from its counts; you play the side to move unless --side says otherwise",
         )
+        parser.add_argument(
+            "--clock",
+            metavar="M+S",
+            help="a chess clock: M minutes each plus S seconds after each move (e.g. 5+3); out of time loses",
+        )
         # Player 1 still, but marked as not given: with --position the side to move is the default.
         parser.set_defaults(side=SideNotGiven("1"))
 
@@ -205,6 +210,7 @@ def _geister_config(args: argparse.Namespace) -> Config:
         seed=args.seed,
         think_time=args.time,
         position=args.position,
+        clock=args.clock,
     )
     config.check()
     return config

@@ -24,6 +24,7 @@ from tui.config import (
     SHARED_KEYBOARD,
     GeisterConfig,
 )
+from tui.game_clock import GameClock, parse_time_control
 from tui.game_life import (
     TAKEBACKS_TAG,
     concluded,
@@ -106,6 +107,11 @@ class GameSession:
         self.takebacks = takebacks_allowed(config.variant, config.opponent, config.takebacks)
         #: How the game ended off the board (a resignation); ``None`` while it goes on or when the rules ended it.
         self.ending: Outcome | None = None
+        #: The chess clock, if the game has one (running for the side to move).
+        self.clock: GameClock | None = None
+        if config.clock is not None:
+            self.clock = GameClock(*parse_time_control(config.clock))
+            self.clock.start(self.state.to_move)
 
     @property
     def human(self) -> Side:
@@ -159,6 +165,8 @@ class GameSession:
         """The user resigns: the game is over, a loss; every colour is revealed as at any end."""
         self.ending = resignation(self.variant.name, self.human)
         self.version += 1
+        if self.clock is not None:
+            self.clock.stop()
         return self.ending
 
     def takeback_refusal(self) -> str | None:
@@ -183,8 +191,29 @@ class GameSession:
         """The user's move; raises ``IllegalMoveError`` (nothing changes) when the rules forbid it."""
         if not self.humans_turn:
             raise IllegalMoveError("the game is over" if self.is_over else f"wait: it is {self.state.to_move}'s turn")
+        mover = self.state.to_move
         self.state.push(move)
         self.version += 1
+        self._clock_moved(mover)
+
+    def _clock_moved(self, mover: Side) -> None:
+        if self.clock is not None:
+            if self.is_over:
+                self.clock.stop()
+            else:
+                self.clock.moved(mover)
+
+    def check_clock(self) -> Outcome | None:
+        """A flag fallen: the side whose time ran out loses (``ending``); the outcome, or ``None``."""
+        if self.clock is None or self.is_over:
+            return None
+        flagged = self.clock.flagged()
+        if flagged is None:
+            return None
+        self.clock.stop()
+        self.ending = Outcome.win(flagged.other, f"{flagged} ran out of time")
+        self.version += 1
+        return self.ending
 
     def play_text(self, text: str) -> Move:
         """A typed move; raises ``InvalidMoveError`` for text that does not parse, ``IllegalMoveError`` otherwise."""
@@ -208,8 +237,10 @@ class GameSession:
         """
         if not self.opponents_turn or self.version != version or not self.state.is_legal(move):
             return False
+        mover = self.state.to_move
         self.state.push(move)
         self.version += 1
+        self._clock_moved(mover)
         return True
 
     def undo(self) -> int:
@@ -257,6 +288,8 @@ class GameSession:
             "ThinkTime": f"{self.config.think_time:g}",
             TAKEBACKS_TAG: takebacks_text(self.takebacks),
         }
+        if self.clock is not None:
+            tags.update(self.clock.tags())
         record = Record.from_game(self.state, tags)
         if self.ending is not None:
             concluded(record, self.ending)
@@ -311,6 +344,11 @@ class GameSession:
         # The saved seed belongs to this game only: a new game from here (n) draws its own. Kept, it gave every later
         # game the same opponent set-up, which the first game's end had revealed.
         session.config = dataclasses.replace(config, seed=None)
+        clock = GameClock.from_tags(record.tags)  # the time each side had when it was saved
+        if clock is not None:
+            clock.start(state.to_move)
+            session.clock = clock
+            session.config = dataclasses.replace(session.config, clock=f"{clock.initial / 60:g}+{clock.increment:g}")
         return session
 
 
@@ -322,6 +360,7 @@ def resumable(record: Record) -> tuple[GeisterConfig, GeisterState]:
     if record.result != "*":  # ended off the board (resigned): the moves alone do not say so
         raise NotationError(f"the saved game is already over ({record.tags.get('Termination', record.result)})")
     read_takebacks(record.tags)  # a damaged policy is a damaged save
+    GameClock.from_tags(record.tags)  # and so is a damaged clock
     try:
         human = Side.from_number(record.tags.get("Human", "1"))
         seed_text = record.tags.get("Seed", "0")

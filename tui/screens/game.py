@@ -154,6 +154,8 @@ class GameScreen(BoardScreen):
         self.query_one("#board", Board).focus()
         self._check_size()
         self._maybe_opponent()
+        if self.session.clock is not None:
+            self.set_interval(0.2, self._tick_clock)
         hidden = self.session.hot_seat and not self.session.config.analysis
         if hidden and self.session.state.moves() and not self.session.is_over:
             self.hand_over()  # a resumed game: whoever is at the keyboard may not be the one to move
@@ -289,6 +291,8 @@ class GameScreen(BoardScreen):
             text.append(f"{session.opponent.name} is thinking... ({session.human.other})\n", style="italic")
             if self.premove is not None:
                 text.append(f"Premove: {self.premove} (Esc cancels)\n", style="bold")
+        if self.session.clock is not None and self.browsing is None:
+            text.append(self._clock_line() + "\n", style="bold")
         last = view.last_move
         if last is not None:
             mover = self._mover_of(len(view.moves) - 1)
@@ -333,6 +337,34 @@ class GameScreen(BoardScreen):
             self.hand_over()
         else:
             self._maybe_opponent()
+
+    def _tick_clock(self) -> None:
+        """The clocks shown as they run; a fallen flag ends the game (a loss on time)."""
+        if self.session.clock is None or self.session.is_over:
+            return
+        if self.session.check_clock() is not None:
+            self.workers.cancel_group(self, "opponent")
+            self.premove = None
+            self.refresh_game()
+            self._game_over()
+            return
+        self.query_one("#status", Static).update(self._status(self.session.view()))
+
+    def _clock_line(self) -> str:
+        clock = self.session.clock
+        if clock is None:
+            return ""
+        session = self.session
+        if session.hot_seat:
+            names = {side: str(side) for side in Side}
+        else:
+            names = {session.human: "you", session.human.other: session.opponent.name}
+        running = clock.running
+        parts = [
+            f"{'>' if side is running else ' '}{names[side]} {clock.text(clock.remaining(side))}"
+            for side in (session.human, session.human.other)
+        ]
+        return "Clock:" + "  ".join(parts)
 
     def hand_over(self) -> None:
         """At a shared keyboard: cover the game until the player to move is the one looking."""

@@ -1,0 +1,84 @@
+"""The chess clock: minutes plus an increment, the side to move's time running, a loss on time, its tags; and in
+the app, shown at 80x24 with the running side marked by shape, the game over when a flag falls."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from pilot_helpers import run, wait_for
+from screen_text import screen_text
+
+from core.errors import NotationError
+from core.game import Side
+from tui.app import NashplayApp, StartRequest
+from tui.config import GeisterConfig
+from tui.game_clock import GameClock, parse_time_control
+from tui.screens.game import GameScreen
+from tui.screens.game_over import GameOverPanel
+from tui.session import GameSession
+
+
+class FakeTime:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_time_controls_parse_and_absurd_ones_are_refused() -> None:
+    assert parse_time_control("5+3") == (300.0, 3.0) and parse_time_control("1") == (60.0, 0.0)
+    for bad in ("nope", "0+1", "-1+0", "5+-1", "nan+0", "inf", "100000"):
+        with pytest.raises(ValueError, match="clock"):
+            parse_time_control(bad)
+
+
+def test_only_the_side_to_move_spends_time_and_the_increment_comes_after_a_move() -> None:
+    fake = FakeTime()
+    clock = GameClock(60.0, 2.0, now=fake)
+    clock.start(Side.P1)
+    fake.now = 10.0
+    assert clock.remaining(Side.P1) == 50.0 and clock.remaining(Side.P2) == 60.0
+    clock.moved(Side.P1)
+    fake.now = 15.0
+    assert clock.remaining(Side.P1) == 52.0 and clock.remaining(Side.P2) == 55.0
+    fake.now = 100.0
+    assert clock.flagged() is Side.P2
+    assert GameClock.text(52.0) == "0:52" and GameClock.text(9.44) == "9.4" and GameClock.text(3723) == "1:02:03"
+    again = GameClock.from_tags(clock.tags())
+    assert again is not None and again.left == {Side.P1: 52.0, Side.P2: 0.0} and again.increment == 2.0
+    with pytest.raises(NotationError, match="clock"):
+        GameClock.from_tags({"TimeControl": "60+2", "Clock": "1,nan"})
+
+
+def test_out_of_time_loses_and_the_record_keeps_the_clock() -> None:
+    session = GameSession(GeisterConfig("mini-geister", Side.P1, "random", "BR", seed=1, clock="1+0"))
+    fake = FakeTime()
+    assert session.clock is not None
+    fake.now = session.clock.since  # the fake time goes on from the clock's own
+    session.clock.now = fake
+    fake.now += 61.0
+    outcome = session.check_clock()
+    assert outcome is not None and outcome.winner is Side.P2 and outcome.reason == "player 1 ran out of time"
+    record = session.record()
+    assert record.result == "0-1" and record.tags["TimeControl"] == "60+0"
+
+
+def test_the_clock_is_shown_at_80x24_and_a_fallen_flag_ends_the_game(state_dir: Path) -> None:
+    async def test() -> None:
+        config = GeisterConfig("mini-geister", Side.P1, "random", "BR", seed=1, clock="5+3", takebacks=True)
+        app = NashplayApp(StartRequest.for_config(config), ai_delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, GameScreen) and screen.session.clock is not None
+            await wait_for(pilot, lambda: "Clock:>you 4:5" in screen_text(app), "the running clock")
+            fake = FakeTime()
+            fake.now = screen.session.clock.since + 10_000.0
+            screen.session.clock.now = fake  # hours later: the flag falls at the next tick
+            await wait_for(pilot, lambda: isinstance(app.screen, GameOverPanel), "the game-over panel")
+            await wait_for(pilot, lambda: "player 1 ran out of time (0-1)" in screen_text(app), "the panel drawn")
+            assert screen.session.is_over and screen.session.record().result == "0-1"
+
+    run(test)

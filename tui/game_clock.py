@@ -1,0 +1,117 @@
+"""A chess clock for a local game: minutes plus an increment a move, each side's time running on its turn only, a
+loss on time when it runs out. No Textual here: the screen ticks it and shows ``text``; the session switches it
+after every move and keeps what is left in the record (``TimeControl`` and ``Clock`` tags), so a resumed game goes
+on with the time each side had.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from core.errors import NotationError, quoted
+from core.game import Side
+
+#: The record's tags: the time control ("300+3": seconds and increment) and each side's time left ("287.5,300").
+TIME_CONTROL_TAG = "TimeControl"
+CLOCK_TAG = "Clock"
+#: The longest time control the app takes (a day) and the largest increment (an hour).
+MAX_SECONDS, MAX_INCREMENT = 86_400.0, 3_600.0
+
+
+def parse_time_control(text: str) -> tuple[float, float]:
+    """``"5+3"`` (minutes, then seconds added after each move) as seconds: ``(300.0, 3.0)``. ``ValueError`` with a
+    line for the user otherwise."""
+    minutes, _, increment = text.strip().partition("+")
+    try:
+        seconds, extra = float(minutes) * 60, float(increment or 0)
+    except ValueError:
+        raise ValueError(f"a clock is minutes plus seconds a move, like 5+3, not {quoted(text)}") from None
+    if not (math.isfinite(seconds) and 0 < seconds <= MAX_SECONDS and math.isfinite(extra)):
+        raise ValueError(f"a clock's minutes are more than 0 and at most {MAX_SECONDS / 60:g}, not {quoted(text)}")
+    if not 0 <= extra <= MAX_INCREMENT:
+        raise ValueError(f"a clock's increment is 0..{MAX_INCREMENT:g} seconds, not {quoted(text)}")
+    return seconds, extra
+
+
+@dataclass
+class GameClock:
+    """Both sides' clocks: ``initial`` seconds each, ``increment`` added after each of one's moves."""
+
+    initial: float
+    increment: float
+    left: dict[Side, float] = field(default_factory=dict)
+    #: The side whose time runs, and since when (by ``now``); ``None``: stopped.
+    running: Side | None = None
+    since: float = 0.0
+    now: Callable[[], float] = time.monotonic
+
+    def __post_init__(self) -> None:
+        for side in Side:
+            self.left.setdefault(side, self.initial)
+
+    def start(self, side: Side) -> None:
+        """``side``'s time runs from now (the other's is stopped)."""
+        self._settle()
+        self.running, self.since = side, self.now()
+
+    def moved(self, side: Side) -> None:
+        """``side`` has moved: its time stops, with the increment added, and the other's runs."""
+        self._settle()
+        self.left[side] += self.increment
+        self.start(side.other)
+
+    def stop(self) -> None:
+        self._settle()
+        self.running = None
+
+    def remaining(self, side: Side) -> float:
+        spent = self.now() - self.since if self.running is side else 0.0
+        return max(0.0, self.left[side] - spent)
+
+    def flagged(self) -> Side | None:
+        """The side whose time has run out, if any."""
+        return next((side for side in Side if self.remaining(side) <= 0), None)
+
+    def _settle(self) -> None:
+        if self.running is not None:
+            self.left[self.running] = self.remaining(self.running)
+            self.since = self.now()
+
+    # ---- text and tags
+
+    @staticmethod
+    def text(seconds: float) -> str:
+        """``4:07``; tenths under 10 s (``9.4``), when every one counts."""
+        if seconds < 10:
+            return f"{seconds:.1f}"
+        whole = int(seconds)
+        hours, rest = divmod(whole, 3600)
+        return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{whole // 60}:{whole % 60:02d}"
+
+    def tags(self) -> dict[str, str]:
+        return {
+            TIME_CONTROL_TAG: f"{self.initial:g}+{self.increment:g}",
+            CLOCK_TAG: ",".join(f"{self.remaining(side):.1f}" for side in Side),
+        }
+
+    @classmethod
+    def from_tags(cls, tags: Mapping[str, str]) -> GameClock | None:
+        """The clock a saved game was played with and the time each side had; ``None`` without one.
+        ``NotationError`` for damaged tags."""
+        control = tags.get(TIME_CONTROL_TAG)
+        if control is None:
+            return None
+        seconds, _, increment = control.partition("+")
+        try:
+            clock = cls(float(seconds), float(increment or 0))
+            left = [float(part) for part in tags.get(CLOCK_TAG, f"{seconds},{seconds}").split(",")]
+        except ValueError:
+            raise NotationError(f"the clock's tags are damaged: {quoted(control)}") from None
+        valid = (clock.initial, clock.increment, *left)
+        if len(left) != 2 or not all(math.isfinite(v) and 0 <= v <= MAX_SECONDS * 2 for v in valid):
+            raise NotationError(f"the clock's tags are damaged: {quoted(control)}")
+        clock.left = {Side.P1: left[0], Side.P2: left[1]}
+        return clock
