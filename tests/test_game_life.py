@@ -79,7 +79,7 @@ def test_resigning_is_a_loss_in_the_games_units() -> None:
 def test_a_resigned_local_game_is_kept_with_its_result_and_never_resumed() -> None:
     session = LocalSession(HeapGameState((3, 4), Nim()), Side.P1, "random", seed=5, takebacks=False)
     session.state.apply(session.state.legal_actions()[0])
-    assert session.takeback_refusal() == "No takebacks in this game (chosen at set-up)"
+    assert session.takeback_refusal() == "No takebacks in this game (its policy, set when it began)"
     session.resign()
     assert session.over and not session.state.is_terminal()
     assert session.takeback_refusal() is not None and "over" in session.takeback_refusal()  # type: ignore[operator]
@@ -156,7 +156,7 @@ def test_resigning_in_the_app_opens_the_game_over_panel_and_keeps_the_record(sta
             text = " ".join(str(widget.render()) for widget in panel.query("Static"))
             assert "Game over: You lost" in text and "player 1 resigned (0-1)" in text
             [kept] = records(state_dir)
-            assert f"Its record: {kept}" in text and slots(state_dir) == []
+            assert "Its record:" in text and str(kept) in text and slots(state_dir) == []
             assert Record.load(kept).tags["Termination"] == "player 1 resigned"
             await close_game_over(app, pilot)
             assert "You lost" in str(screen.query_one("#status").render())
@@ -198,7 +198,7 @@ def test_no_takebacks_against_the_strongest_unless_chosen(state_dir: Path) -> No
             await pilot.pause()
             screen = await play_one(app, pilot)
             await pilot.press("u")
-            assert screen.message_text == "No takebacks in this game (chosen at set-up)"
+            assert screen.message_text == "No takebacks in this game (its policy, set when it began)"
             assert len(screen.session.state.moves()) == 2
             [slot] = slots(state_dir)
             assert Record.load(slot).tags[TAKEBACKS_TAG] == "none"

@@ -192,7 +192,7 @@ class LocalSession(Generic[StateT]):
         if self.over:
             return "The game is over: its moves stand (m: rematch, n: new game)"
         if not self.takebacks:
-            return "No takebacks in this game (chosen at set-up)"
+            return "No takebacks in this game (its policy, set when it began)"
         return None
 
     def opponent_choice(self, player: Any) -> Any:

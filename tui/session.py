@@ -174,7 +174,7 @@ class GameSession:
         if self.is_over:
             return "The game is over: its moves stand (m: rematch, n: new game)"
         if not self.takebacks:
-            return "No takebacks in this game (chosen at set-up)"
+            return "No takebacks in this game (its policy, set when it began)"
         return None
 
     @property

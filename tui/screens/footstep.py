@@ -469,6 +469,8 @@ class FootstepScreen(LocalGameScreen[FootstepState]):
         names = list(OPPONENTS)
         current = names.index(self.opponent) if self.opponent in names else -1
         self.session.opponent = names[(current + 1) % len(names)]
+        # The policy follows the new opponent unless chosen at set-up (it could be escaped by changing opponents).
+        self.session.takebacks = takebacks_allowed("footstep", self.opponent, self.config.takebacks)
         self.scores = []
         self._titles()
         self._meet_opponent()

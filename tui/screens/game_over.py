@@ -30,7 +30,7 @@ GameOverChoice = Literal["rematch", "review", "new", "menu"]
 CHOICES: tuple[tuple[GameOverChoice, str, str], ...] = (
     ("rematch", "m", "Rematch: the same game, sides swapped"),
     ("review", "v", "Review: every move judged"),
-    ("new", "n", "New game: choose its settings"),
+    ("new", "n", "New game"),
     ("menu", "b", "Back to the menu"),
 )
 
@@ -91,8 +91,9 @@ class GameOverPanel(ModalScreen[GameOverChoice | None]):
             yield Static(Text(f"{summary.how} ({summary.result})"), id="game-over-how")
             if summary.accuracy is not None:
                 yield Static(Text(f"Accuracy: {summary.accuracy}"), id="game-over-accuracy")
-            if summary.kept is not None:
-                yield Static(Text(f"Its record: {summary.kept}"), id="game-over-kept")
+            if summary.kept is not None:  # the path whole, on lines of its own: a cut path cannot be found
+                yield Static("Its record:", id="game-over-kept-label")
+                yield Static(Text(str(summary.kept), overflow="fold"), id="game-over-kept")
             yield OptionList(
                 *(
                     Option(f"{key}  {label}", id=choice)

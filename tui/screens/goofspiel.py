@@ -256,7 +256,7 @@ class GoofspielScreen(LocalGameScreen[GoofspielState]):
             verdict = "You win" if score > 0 else ("You lose" if score < 0 else "A draw")
             said = textwrap.wrap(f"{verdict} ({score:+g}): {outcome.reason}.", 40)  # the left column's width
             text.append("\n".join(said), style="bold")
-            text.append("\nn: new game, v: review\nm: rematch, u: take back a round")
+            text.append("\nn: new game, v: review\nm: rematch")
         elif self.solver.running:
             text.append(f"Solving N = {self.cards} in the background...", style="italic")
         elif not self._ready():
@@ -301,7 +301,7 @@ class GoofspielScreen(LocalGameScreen[GoofspielState]):
 
     def action_bid(self, card: int) -> None:
         if self.over:
-            self.say("The game is over: n starts a new one, u takes back the last round")
+            self.say("The game is over: n starts a new one, m is a rematch")
             return
         if not self._ready() or self.secret_bid is None:
             self.say("A moment: still solving (x cancels)" if self.solver.running else "Not solved: n tries again")
@@ -371,6 +371,8 @@ class GoofspielScreen(LocalGameScreen[GoofspielState]):
         names = list(OPPONENTS)
         current = names.index(self.opponent) if self.opponent in names else -1
         self.session.opponent = names[(current + 1) % len(names)]
+        # The policy follows the new opponent unless chosen at set-up (it could be escaped by changing opponents).
+        self.session.takebacks = takebacks_allowed("goofspiel", self.opponent, self.config.takebacks)
         self.opponent_player = make_player(self.opponent, "goofspiel")
         self._titles()
         self.say(f"Your opponent is now the {self.opponent} player: a new game.")

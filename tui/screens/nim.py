@@ -337,7 +337,7 @@ class NimScreen(LocalGameScreen[HeapGameState]):
                 )
             text.append(f"Game over: {verdict}", style="bold reverse")
             reason = textwrap.wrap(f"{outcome.reason[:1].upper()}{outcome.reason[1:]}.", self._left_width())
-            text.append("\n" + "\n".join(reason) + "\nn: new game, r: again, u: take back")
+            text.append("\n" + "\n".join(reason) + "\nn: new game, r: again")
             text.append("\nv: review, m: rematch (the other starts)")
             return text
         side = self.state.to_move
@@ -524,7 +524,7 @@ class NimScreen(LocalGameScreen[HeapGameState]):
 
     def action_play(self) -> None:
         if self.over:
-            self.say("The game is over: n starts a new game, r plays it again, u takes back", error=True)
+            self.say("The game is over: n starts a new game, r plays it again", error=True)
             return
         if not self.humans_turn:
             self.say(f"Wait: the {self.config.opponent} player is thinking", error=True)

@@ -373,7 +373,7 @@ class TcgScreen(LocalGameScreen[TcgState]):
             self.say("Still solving: a moment, please (x cancels the solve)")
             return
         if self.over:
-            self.say("The game is over: r starts a new one, u takes back the last round")
+            self.say("The game is over: r starts a new one, m is a rematch")
             return
         action = TcgAction(letter)
         if self.mode == "advisor":
@@ -443,6 +443,9 @@ class TcgScreen(LocalGameScreen[TcgState]):
 
     def action_switch_mode(self) -> None:
         self.mode = "versus" if self.mode == "advisor" else "advisor"
+        # The policy follows the mode unless chosen at set-up: none against the equilibrium in versus.
+        opponent = "equilibrium" if self.mode == "versus" else ""
+        self.session.takebacks = takebacks_allowed("tcg", opponent, self.config.takebacks)
         self.action_restart()
         self._titles()
 
