@@ -29,6 +29,7 @@ from tui.arguments import add_parameter_option, parameter_value, real_number, se
 from tui.config import (
     DEFAULT_THINK_TIME,
     NIM_OPPONENTS,
+    SHARED_KEYBOARD,
     THINK_TIME_RANGE,
     ConfigError,
     FootstepConfig,
@@ -166,10 +167,10 @@ def _geister_options(game: str) -> Callable[[argparse.ArgumentParser], None]:
     def add(parser: argparse.ArgumentParser) -> None:
         parser.add_argument(
             "--opponent",
-            type=_opponent(game),
+            type=_opponent(game, (SHARED_KEYBOARD,)),
             default="chototsu",
             metavar="NAME",
-            help=_opponent_help(game, "chototsu"),
+            help=_opponent_help(game, "chototsu") + f"; {SHARED_KEYBOARD}: two people at one keyboard",
         )
         parser.add_argument(
             "--setup", help="'random', or one B/R letter per set-up square (e.g. BR, BRRBBRRB); without it, ask"

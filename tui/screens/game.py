@@ -318,7 +318,7 @@ class GameScreen(BoardScreen):
         if self.session.opponents_turn:
             # Kept, not refused: it was lost, the refusal overwritten at once by the opponent's move.
             self.premove = move
-            self.say(f"Premove {move}: played when it is your turn, if it is legal then (Esc cancels)")
+            self.say(f"Premove {move}: played on your turn if still legal (Esc cancels)")
             self.refresh_game()
             return
         try:
@@ -476,8 +476,8 @@ class GameScreen(BoardScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("review", "rematch"):
             return self.session.is_over  # shown in the footer once the game is over
-        if action == "type_move":
-            return not self.session.is_over  # no move to type: the footer's room goes to v and m
+        if action in ("type_move", "undo"):
+            return not self.session.is_over  # no move to type or take back: the footer's room goes to v and m
         return True
 
     # ---- actions
