@@ -25,6 +25,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # as a script, from any folder
 
+import tui.cli
 from tui.cli import main
 
 #: Bad values by class; each is tried in every numeric option below.
@@ -113,9 +114,14 @@ def cases(kind: str | None = None) -> Iterator[Case]:
 
 @contextlib.contextmanager
 def tripwires() -> Iterator[None]:
+    """The heavy work replaced by tripwires; and the command's parser built once for all the cases, not once a case
+    (building it is nearly all of a refusal's time: over a thousand cases took seconds). A parser keeps nothing of
+    what it parsed, so each case meets the parser a fresh ``nashplay`` would build."""
+    parser = tui.cli.build_parser()
     with contextlib.ExitStack() as stack:
         for target in HEAVY:
             stack.enter_context(mock.patch(target, tripwire))
+        stack.enter_context(mock.patch.object(tui.cli, "build_parser", return_value=parser))
         yield
 
 
