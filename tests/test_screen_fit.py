@@ -22,6 +22,7 @@ from tui.app import NashplayApp, StartRequest
 from tui.config import FootstepConfig, GeisterConfig, NimConfig, TcgConfig
 from tui.screens import footstep_learning
 from tui.screens.game import GameScreen
+from tui.screens.game_over import GameOverPanel
 
 SIZES = [(80, 24), (110, 34)]
 
@@ -33,6 +34,14 @@ async def settle(app: NashplayApp, pilot: Pilot[None]) -> None:
         with contextlib.suppress(WorkerCancelled):
             await app.workers.wait_for_complete()
         await pilot.pause()
+
+
+async def close_game_over(app: NashplayApp, pilot: Pilot[None]) -> None:
+    """The game has ended: Esc closes its game-over panel, back to the final position."""
+    await wait_for(pilot, lambda: isinstance(app.screen, GameOverPanel), "the game-over panel")
+    await pilot.press("escape")
+    await wait_for(pilot, lambda: not isinstance(app.screen, GameOverPanel), "the game-over panel to close")
+    await settle(app, pilot)
 
 
 async def nothing(app: NashplayApp, pilot: Pilot[None]) -> None:
@@ -53,6 +62,16 @@ def keys(*pressed: str) -> Drive:
             await settle(app, pilot)
 
     return drive
+
+
+def to_the_end(drive: Drive) -> Drive:
+    """``drive`` ends the game: its game-over panel is closed, back to the final position."""
+
+    async def ended(app: NashplayApp, pilot: Pilot[None]) -> None:
+        await drive(app, pilot)
+        await close_game_over(app, pilot)
+
+    return ended
 
 
 def solved_line() -> Record:
@@ -100,7 +119,7 @@ SCREENS: dict[str, tuple[Callable[[], StartRequest], Drive, tuple[str, ...]]] = 
     "tcg-warned": (lambda: TCG, keys("S"), ("q Quit", "strong attack")),
     "tcg-over": (
         lambda: StartRequest.for_config(TcgConfig(5, "versus", Side.P1, seed=1)),
-        keys("s", "s"),
+        to_the_end(keys("s", "s")),
         ("q Quit", "You lose.", "r: new game"),
     ),
     "tcg-versus": (
@@ -120,7 +139,7 @@ SCREENS: dict[str, tuple[Callable[[], StartRequest], Drive, tuple[str, ...]]] = 
     "nim": (lambda: NIM, nothing, ("q Quit", "? Help", "Heap 1", "nim-sum")),
     "nim-over": (
         lambda: StartRequest.for_config(NimConfig((1, 2), opponent="human", seed=1)),
-        keys("enter", "down", "right", "enter"),
+        to_the_end(keys("enter", "down", "right", "enter")),
         ("q Quit", "Game over", "over after 2 plies"),
     ),
     "nim-kayles": (
@@ -147,7 +166,7 @@ SCREENS: dict[str, tuple[Callable[[], StartRequest], Drive, tuple[str, ...]]] = 
     "mini-geister-board": (
         lambda: StartRequest.for_config(GeisterConfig("mini-geister", Side.P1, "nash", "BR", 3)),
         keys("H"),
-        ("q Quit", "? Help", "Value for you: +1, exact", "Suggested:"),
+        ("q Quit", "? Help", "Value for you: +0.00, exact", "Suggested:"),
     ),
     "mini-geister-3v2-board": (
         lambda: StartRequest.for_config(GeisterConfig("mini-geister-3v2-rbb", Side.P1, "chototsu", "BRB", 3)),
@@ -400,13 +419,13 @@ ENDED_AND_RECENT: dict[str, tuple[Callable[[], StartRequest], Callable[[Path], N
     "footstep-over": (
         lambda: StartRequest.for_config(FootstepConfig(6, 1, "random", Side.P1, seed=3)),
         lambda state: None,
-        _footstep_to_the_end,
+        to_the_end(_footstep_to_the_end),
         ("q Quit", "? Help", "v Review", "m Rematch", "n: new game", "v: review"),
     ),
     "nim-over-vs-ai": (
         lambda: StartRequest.for_config(NimConfig((1,), opponent="perfect", seed=1)),
         lambda state: None,
-        keys("enter"),
+        to_the_end(keys("enter")),
         ("q Quit", "? Help", "v Review", "m Rematch", "You win!"),
     ),
     "geister-over": (
@@ -414,13 +433,13 @@ ENDED_AND_RECENT: dict[str, tuple[Callable[[], StartRequest], Callable[[Path], N
             GeisterConfig("mini-geister", Side.P1, "chototsu", None, 3, position="B2u/4/1u2/1R2 1")
         ),
         lambda state: None,
-        keys("colon", *"a4-out", "enter"),
+        to_the_end(keys("colon", *"a4-out", "enter")),
         ("q Quit", "? Help", "v Review", "m Rematch", "You won!"),
     ),
     "tcg-over-advisor": (
         lambda: TCG,
         lambda state: None,
-        keys("a"),
+        to_the_end(keys("a")),
         ("q Quit", "? Help", "v Review", "m Rematch", "You win!", "r: new game"),
     ),
 }
