@@ -1,12 +1,22 @@
 """Every screen fits the terminal at 80x24 and at 110x34: nothing reaches past the screen, nothing is cut by its box,
 no text line wraps, the title fits the header, and the lines a user needs (the footer's ``q`` and ``?``, TCG's
-"if you deviated" line...) are on the screen. In ASCII mode every character drawn is ASCII."""
+"if you deviated" line...) are on the screen. In ASCII mode every character drawn is ASCII.
+
+Most screens are opened once, at 110x34, checked, and checked again once the terminal is resized to 80x24 (an app
+run costs a good part of a second, and the screen's own work, a solve, a search, a review, often more). That checks
+what a start at 80x24 draws only for a screen that draws the same whether it started at a size or was resized to it:
+when this was written, every screen below was compared, started at each size and resized to it. Those that choose a
+text for the width when they draw it, and keep it on a resize (a game screen's status and hints, the review's chart
+titles, the TCG heat map's window...), are started afresh at each size (``FRESH_AT_EACH_SIZE``). A screen that starts
+choosing so later is caught, as a rule, rather than missed: what it chose for 110 columns is checked at 80, where a
+line chosen for more room wraps or is cut (as a user who narrows the terminal would see it)."""
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pilot_helpers import run, wait_for
@@ -24,9 +34,54 @@ from tui.screens import footstep_learning
 from tui.screens.game import GameScreen
 from tui.screens.game_over import GameOverPanel
 
-SIZES = [(80, 24), (110, 34)]
+Size = tuple[int, int]
+
+#: The sizes every screen is checked at, in the order a screen checked at both in one run sees them: it starts at the
+#: first and is resized to the second (see the module docstring for why the larger comes first).
+SIZES: tuple[Size, ...] = ((110, 34), (80, 24))
+
+#: Screens that choose a text for the width when they draw it (and keep it when the terminal is resized): started
+#: afresh at each size. Every other screen is checked at both sizes in one run.
+FRESH_AT_EACH_SIZE = frozenset(
+    {
+        # The status line's long or short form ("You lose: player 1 had too few points..." / "You lose.").
+        "tcg-over",
+        "tcg-over-advisor",
+        # The heat map's window of states is chosen for the room it has.
+        "tcg-40",
+        # Where "end" scrolls the page to, and where the path field scrolls its long value to, depend on the size.
+        "help-geister",
+        "open-record",
+        # The Geister boards' hints ("(which is which is hidden)", "(a hides it)"), the value bar, the advice's notes.
+        "geister-board",
+        "mini-geister-board",
+        "mini-geister-3v2-board",
+        "geister-over",
+        # The review's chart title ("Value for player 1 (+1 a win, -1 a loss) by ply" / "Player 1's value by ply").
+        "review-nim",
+        "review-tcg",
+        "review-footstep",
+        "review-mini-geister",
+    }
+)
 
 Drive = Callable[[NashplayApp, Pilot[None]], Awaitable[None]]
+
+
+def size_id(size: Size) -> str:
+    return f"{size[0]}x{size[1]}"
+
+
+def by_size(names: Iterable[str]) -> list[Any]:
+    """Parameters ``(name, sizes)``: the sizes one run checks the screen at (both, or one for a screen started afresh
+    at each size)."""
+    params = []
+    for name in names:
+        if name in FRESH_AT_EACH_SIZE:
+            params += [pytest.param(name, (size,), id=f"{name}-{size_id(size)}") for size in SIZES]
+        else:
+            params.append(pytest.param(name, SIZES, id=name))
+    return params
 
 
 async def settle(app: NashplayApp, pilot: Pilot[None]) -> None:
@@ -34,6 +89,24 @@ async def settle(app: NashplayApp, pilot: Pilot[None]) -> None:
         with contextlib.suppress(WorkerCancelled):
             await app.workers.wait_for_complete()
         await pilot.pause()
+
+
+async def at_each_size(
+    app: NashplayApp, pilot: Pilot[None], check: Callable[[], Awaitable[None]], sizes: Iterable[Size] = SIZES
+) -> None:
+    """``check`` at each of ``sizes``, the terminal resized to each in turn (the first is the one the app started at,
+    or was last resized to)."""
+    for size in sizes:
+        resized = tuple(app.size) != size
+        if resized:
+            await pilot.resize_terminal(*size)
+            await pilot.pause()
+        assert tuple(app.size) == size
+        try:
+            await check()
+        except AssertionError as failure:
+            how = " (resized to it: see FRESH_AT_EACH_SIZE if a text was chosen for another size)" if resized else ""
+            raise AssertionError(f"at {size_id(size)}{how}: {failure}") from failure
 
 
 async def close_game_over(app: NashplayApp, pilot: Pilot[None]) -> None:
@@ -185,20 +258,23 @@ def small_learning(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(GameScreen, "ADVICE_BUDGET", 1.0)
 
 
-@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
-@pytest.mark.parametrize("name", list(SCREENS))
-def test_every_screen_fits_and_ascii_mode_draws_only_ascii(name: str, size: tuple[int, int], tmp_path: Path) -> None:
+@pytest.mark.parametrize(("name", "sizes"), by_size(SCREENS))
+def test_every_screen_fits_and_ascii_mode_draws_only_ascii(name: str, sizes: tuple[Size, ...]) -> None:
     start, drive, lines = SCREENS[name]
+    # The help is a document: it scrolls (a screenful at a time), the rest of the screens must fit.
+    scrolling = (VerticalScroll,) if name.startswith("help") else ()
 
     async def test() -> None:
         app = NashplayApp(start(), ascii_mode=True, ai_delay=0)
-        async with app.run_test(size=size) as pilot:
-            await drive(app, pilot)
-            # The help is a document: it scrolls (a screenful at a time), the rest of the screens must fit.
-            scrolling = (VerticalScroll,) if name.startswith("help") else ()
+
+        async def fits() -> None:
             await until_shown(app, pilot, lines)
             text = assert_fits(app, *lines, scrolling_allowed=scrolling)
             assert not non_ascii(text), f"\n{text}\nnot ASCII: {sorted(non_ascii(text))}"
+
+        async with app.run_test(size=sizes[0]) as pilot:
+            await drive(app, pilot)
+            await at_each_size(app, pilot, fits, sizes)
 
     run(test)
 
@@ -313,16 +389,21 @@ async def _open_record_screen(app: NashplayApp, pilot: Pilot[None], name: str) -
     await pilot.pause()
 
 
-@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
-@pytest.mark.parametrize("name", list(RECORD_SCREENS))
-def test_the_record_viewer_and_the_review_fit_and_draw_only_ascii(name: str, size: tuple[int, int]) -> None:
+@pytest.mark.parametrize(("name", "sizes"), by_size(RECORD_SCREENS))
+def test_the_record_viewer_and_the_review_fit_and_draw_only_ascii(name: str, sizes: tuple[Size, ...]) -> None:
+    lines = RECORD_SCREENS[name][2]
+
     async def test() -> None:
         app = NashplayApp(ascii_mode=True, ai_delay=0)
-        async with app.run_test(size=size) as pilot:
-            await _open_record_screen(app, pilot, name)
-            await until_shown(app, pilot, RECORD_SCREENS[name][2])
-            text = assert_fits(app, *RECORD_SCREENS[name][2])
+
+        async def fits() -> None:
+            await until_shown(app, pilot, lines)
+            text = assert_fits(app, *lines)
             assert not non_ascii(text), f"\n{text}\nnot ASCII: {sorted(non_ascii(text))}"
+
+        async with app.run_test(size=sizes[0]) as pilot:
+            await _open_record_screen(app, pilot, name)
+            await at_each_size(app, pilot, fits, sizes)
             await pilot.press("escape")
             await pilot.pause()
 
@@ -343,8 +424,7 @@ def test_the_record_viewer_and_the_review_fit_in_unicode_too(name: str) -> None:
     run(test)
 
 
-@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
-def test_the_review_fits_while_it_works_and_once_cancelled(size: tuple[int, int]) -> None:
+def test_the_review_fits_while_it_works_and_once_cancelled() -> None:
     """A depth no test waits for: the progress bar stays up until Esc cancels, which the screen then says."""
     from test_record_viewer import geister_record
 
@@ -352,18 +432,27 @@ def test_the_review_fits_while_it_works_and_once_cancelled(size: tuple[int, int]
 
     async def test() -> None:
         app = NashplayApp(ascii_mode=True, ai_delay=0)
-        async with app.run_test(size=size) as pilot:
+
+        async def working() -> None:
+            text = assert_fits(app, "Reviewing [", "0/10 moves", "Esc cancels", "x Cancel", "q Quit")
+            assert not non_ascii(text)
+
+        async def cancelled() -> None:
+            text = assert_fits(app, "Review cancelled after 0 of 10 moves", "r Again", "q Quit")
+            assert not non_ascii(text)
+
+        async with app.run_test(size=SIZES[0]) as pilot:
             await pilot.pause()
             screen = ReviewScreen(geister_record("geister", plies=10, seed=2), "Replay: a long think", depth=60)
             await app.push_screen(screen)
             await wait_for(pilot, lambda: bool(screen.progress[1]), "the review's start")
             await pilot.pause()
-            text = assert_fits(app, "Reviewing [", "0/10 moves", "Esc cancels", "x Cancel", "q Quit")
-            assert not non_ascii(text)
+            await at_each_size(app, pilot, working)
+            # Cancelled at the first size, as the review was started there: then the resize, as for every screen.
+            await pilot.resize_terminal(*SIZES[0])
             await pilot.press("escape")
             await pilot.pause()
-            text = assert_fits(app, "Review cancelled after 0 of 10 moves", "r Again", "q Quit")
-            assert not non_ascii(text)
+            await at_each_size(app, pilot, cancelled)
             await pilot.press("escape")
             await pilot.pause()
 
@@ -445,10 +534,9 @@ ENDED_AND_RECENT: dict[str, tuple[Callable[[], StartRequest], Callable[[Path], N
 }
 
 
-@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
-@pytest.mark.parametrize("name", list(ENDED_AND_RECENT))
+@pytest.mark.parametrize(("name", "sizes"), by_size(ENDED_AND_RECENT))
 def test_the_recent_games_and_the_screens_of_a_finished_game_fit(
-    name: str, size: tuple[int, int], state_dir: Path
+    name: str, sizes: tuple[Size, ...], state_dir: Path
 ) -> None:
     """The recent games (long and damaged lines cut to the width), and every game screen once its game is over, with
     the review and rematch keys in the footer."""
@@ -457,10 +545,14 @@ def test_the_recent_games_and_the_screens_of_a_finished_game_fit(
 
     async def test() -> None:
         app = NashplayApp(start(), ascii_mode=True, ai_delay=0)
-        async with app.run_test(size=size) as pilot:
-            await drive(app, pilot)
+
+        async def fits() -> None:
             await until_shown(app, pilot, lines)
             text = assert_fits(app, *lines)
             assert not non_ascii(text), f"\n{text}\nnot ASCII: {sorted(non_ascii(text))}"
+
+        async with app.run_test(size=sizes[0]) as pilot:
+            await drive(app, pilot)
+            await at_each_size(app, pilot, fits, sizes)
 
     run(test)
