@@ -59,9 +59,14 @@ def _plain(widget: Widget) -> str | None:
     return None
 
 
-def layout_problems(app: App[None], scrolling_allowed: tuple[type[Widget], ...] = ()) -> list[str]:
+def layout_problems(
+    app: App[None], scrolling_allowed: tuple[type[Widget], ...] = (), folding_allowed: tuple[str, ...] = ()
+) -> list[str]:
     """What does not fit: widgets reaching past the screen or cut by their container, scroll bars (content taller
-    or wider than its box), text lines that wrap, and a title the header cuts. Empty when the screen fits."""
+    or wider than its box), text lines that wrap, and a title the header cuts. Empty when the screen fits.
+
+    The text widgets whose ids are in ``folding_allowed`` draw a text that may fold over several lines by design (a
+    file's path, shown whole on lines of its own): theirs must have the lines to show it whole."""
     problems: list[str] = []
     width, height = app.size
     screen = app.screen
@@ -86,7 +91,12 @@ def layout_problems(app: App[None], scrolling_allowed: tuple[type[Widget], ...] 
             problems.append(f"{name} shows a scroll bar: its content does not fit")
         if isinstance(widget, TEXT_WIDGETS) and widget.styles.height is not None and widget.styles.height.is_auto:
             plain = _plain(widget) if not widget.children else None  # a Static may be a container
-            if plain is not None:
+            if plain is not None and widget.id in folding_allowed:
+                width = widget.content_region.width
+                folded = sum(max(1, -(-cell_len(line.rstrip()) // width)) for line in plain.split("\n"))
+                if widget.content_region.height < folded:
+                    problems.append(f"{name}: {folded} folded line(s) have {widget.content_region.height}: cut")
+            elif plain is not None:
                 lines = plain.split("\n")
                 if widget.content_region.height > len(lines):
                     problems.append(f"{name}: {len(lines)} line(s) take {widget.content_region.height}: wrapped")
@@ -105,11 +115,16 @@ def non_ascii(text: str) -> set[str]:
     return {character for character in text if ord(character) >= 128}
 
 
-def assert_fits(app: App[None], *lines: str, scrolling_allowed: tuple[type[Widget], ...] = ()) -> str:
+def assert_fits(
+    app: App[None],
+    *lines: str,
+    scrolling_allowed: tuple[type[Widget], ...] = (),
+    folding_allowed: tuple[str, ...] = (),
+) -> str:
     """The screen fits the terminal (``layout_problems``), shows each of ``lines``, and has no ``…`` (text cut).
     Returns the screen's text."""
     text = screen_text(app)
-    problems = layout_problems(app, scrolling_allowed)
+    problems = layout_problems(app, scrolling_allowed, folding_allowed)
     missing = [line for line in lines if line not in text]
     cut = "…" in text
     assert not problems and not missing and not cut, (

@@ -26,13 +26,14 @@ from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.worker import WorkerCancelled
 
-from core.game import Side
+from core.game import Outcome, Side
 from core.record import Record
 from tui.app import NashplayApp, StartRequest
 from tui.config import FootstepConfig, GeisterConfig, NimConfig, TcgConfig
 from tui.screens import footstep_learning
+from tui.screens.ask_path import Confirm
 from tui.screens.game import GameScreen
-from tui.screens.game_over import GameOverPanel
+from tui.screens.game_over import GameOverPanel, GameOverSummary
 
 Size = tuple[int, int]
 
@@ -110,7 +111,7 @@ async def at_each_size(
 
 
 async def close_game_over(app: NashplayApp, pilot: Pilot[None]) -> None:
-    """The game has ended: Esc closes its game-over panel, back to the final position."""
+    """The game has ended: Esc closes its game-over panel (checked on its own below), back to the final position."""
     await wait_for(pilot, lambda: isinstance(app.screen, GameOverPanel), "the game-over panel")
     await pilot.press("escape")
     await wait_for(pilot, lambda: not isinstance(app.screen, GameOverPanel), "the game-over panel to close")
@@ -554,5 +555,54 @@ def test_the_recent_games_and_the_screens_of_a_finished_game_fit(
         async with app.run_test(size=sizes[0]) as pilot:
             await drive(app, pilot)
             await at_each_size(app, pilot, fits, sizes)
+
+    run(test)
+
+
+# ------------------------------------------------------------------------------------------------ modal panels
+
+
+#: A long record path, as the game-over panel shows it.
+KEPT = Path("/home/a-player/.local/state/nashplay/records/geister-20261127-090350-3b8f6e.ngr")
+
+#: The game-over panel of a resigned game and the question before resigning, over a TCG game: (the panel, lines).
+MODALS: dict[str, tuple[Callable[[], Screen[Any]], tuple[str, ...]]] = {
+    "game-over": (
+        lambda: GameOverPanel(GameOverSummary.of(Outcome.win(Side.P2, "player 1 resigned"), "0-1", Side.P1, KEPT)),
+        ("Game over: You lost", "player 1 resigned (0-1)", "Its record:", "Back to the menu", "Esc looks at the board"),
+    ),
+    "confirm-resign": (
+        lambda: Confirm("Resign this game? It counts as a loss."),
+        ("Resign this game? It counts as a loss.", "y: yes   n or Esc: no"),
+    ),
+}
+
+
+@pytest.mark.parametrize("ascii_mode", [True, False], ids=["ascii", "unicode"])
+@pytest.mark.parametrize("name", list(MODALS))
+def test_the_game_over_panel_and_the_confirmation_fit(name: str, ascii_mode: bool) -> None:
+    """Over a game's screen, at each size: nothing cut or wrapped, and only ASCII in ASCII mode. The record's path
+    alone may fold over lines (the panel shows it whole, on lines of its own: a path cut short cannot be found), and
+    every line of it must show."""
+    make, lines = MODALS[name]
+
+    async def test() -> None:
+        app = NashplayApp(TCG, ascii_mode=ascii_mode, ai_delay=0)
+
+        async def fits() -> None:
+            await until_shown(app, pilot, lines)
+            text = assert_fits(app, *lines, folding_allowed=("game-over-kept",))
+            assert not ascii_mode or not non_ascii(text), f"\n{text}\nnot ASCII: {sorted(non_ascii(text))}"
+            if name == "game-over":  # the path whole, each line of it as the panel folds it
+                width = app.screen.query_one("#game-over-kept").content_region.width
+                path = str(KEPT)
+                folded = [path[start : start + width] for start in range(0, len(path), width)]
+                assert all(line in text for line in folded), (f"\n{text}", folded)
+
+        async with app.run_test(size=SIZES[0]) as pilot:
+            await settle(app, pilot)
+            await app.push_screen(make())
+            await pilot.pause()
+            await at_each_size(app, pilot, fits)
 
     run(test)
