@@ -8,26 +8,34 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from waiting import HANG_SECONDS
 
 from solvers.geister.choice_belief import load_mixture
 from solvers.geister.learned import LearnedPlayer
 from solvers.geister.value import load_value_model
+from tui.cli import main
 
 
-def train(*command: str) -> dict[str, Any]:
-    """Run ``command`` (a ``train --json``), require it to succeed, and return its report."""
-    done = subprocess.run(list(command), capture_output=True, text=True, timeout=HANG_SECONDS)
-    assert done.returncode == 0, done.stderr
-    report: dict[str, Any] = json.loads(done.stdout)
+def train(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, Any]:
+    """Run ``nashplay *argv`` (a ``train --json``) in this process, require it to succeed, and return its report.
+    The command runs here, not in a fresh interpreter: nothing in it is about processes (with one worker it plays its
+    games in the process that runs it), and a fresh interpreter spent seconds importing what this one has loaded;
+    the command line itself is run for real by the refusal below."""
+    capsys.readouterr()
+    assert main(list(argv)) == 0
+    done = capsys.readouterr()
+    report: dict[str, Any] = json.loads(done.out)
     return report
 
 
-def test_training_on_a_small_corpus_writes_models_the_player_reads(tmp_path: Path) -> None:
+def test_training_on_a_small_corpus_writes_models_the_player_reads(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     corpus, out = tmp_path / "corpus", tmp_path / "models"
     # One worker: the games are played in this process (no pool of fresh interpreters to start).
-    command = [sys.executable, "-m", "tui", "train", "geister", "--games", "12", "--seed", "3", "--workers", "1"]
-    report = train(*command, "--corpus", str(corpus), "--out", str(out), "--json")
+    command = ["train", "geister", "--games", "12", "--seed", "3", "--workers", "1"]
+    report = train(capsys, *command, "--corpus", str(corpus), "--out", str(out), "--json")
     assert report["games"] == 12 and report["held_out"] == ["feeder"]
     assert set(report["times"]) == {"corpus", "belief", "value", "calibration"}
     assert len(list(corpus.glob("game-*.ngr"))) == 12
@@ -40,7 +48,7 @@ def test_training_on_a_small_corpus_writes_models_the_player_reads(tmp_path: Pat
     assert (player.weights == model.array).all()  # type: ignore[attr-defined]
     # A second run keeps the corpus's games and only fits again.
     played = {path.name: path.stat().st_mtime_ns for path in corpus.glob("game-*.ngr")}
-    train(*command, "--corpus", str(corpus), "--out", str(out), "--json")
+    train(capsys, *command, "--corpus", str(corpus), "--out", str(out), "--json")
     assert {path.name: path.stat().st_mtime_ns for path in corpus.glob("game-*.ngr")} == played
     assert len((corpus / "index.jsonl").read_text(encoding="utf-8").splitlines()) == 12
 
