@@ -586,7 +586,7 @@ def test_the_real_app_plays_mini_geister_over_the_websocket(tmp_path: Path) -> N
                 await read_screen(ws, screen, "set-up")
                 await ws.send_str(json.dumps(["stdin", "\x13"]))  # ctrl+s: start
                 game = await read_screen(ws, screen, "Suggested:")
-                assert "Mini-Geister vs chototsu" in game and "Value for you" in game
+                assert "Mini-Geister vs nash" in game and "Value for you" in game  # the strongest by default
                 await ws.send_str(json.dumps(["stdin", ":"]))
                 await read_screen(ws, screen, "Enter plays")
                 await ws.send_str(json.dumps(["stdin", "b1b2\r"]))

@@ -228,7 +228,7 @@ def test_a_game_of_mini_geister_with_advice_in_headless_chromium(tmp_path: Path)
                 await page.wait_for("set-up")
                 await page.press("ctrl+s", CTRL)
                 game = await page.wait_for("Suggested:")
-                assert "Mini-Geister vs chototsu" in game and "Value for you: +1" in game
+                assert "Mini-Geister vs nash" in game and "Value for you: +0.00" in game  # the strongest; worth 0
                 await page.type(":")
                 await page.wait_for("Enter plays")
                 await page.type("b1b2")

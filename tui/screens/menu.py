@@ -24,11 +24,20 @@ from tui.widgets.footer import NashplayFooter
 OPTION_CHROME = 10
 
 
-#: What the menu says when games wait to be resumed: one, several.
+#: What the menu says when games wait to be resumed (one, several), most detailed first: the first that fits.
 RESUME_HINTS = (
-    "A game in progress was saved: Resume (above) goes on with it; on its line d deletes it, R resigns it.",
-    "Games in progress were saved: Resume (above) goes on with one; on its line d deletes it, R resigns it.",
+    (
+        "A game in progress was saved: Resume (above) goes on with it; on its line d deletes it, R resigns it.",
+        "A saved game: Resume (above) goes on with it; d deletes it, R resigns it.",
+        "Resume (above) goes on with your game; d deletes, R resigns.",
+    ),
+    (
+        "Games in progress were saved: Resume (above) goes on with one; on its line d deletes it, R resigns it.",
+        "Saved games: Resume (above) goes on with one; d deletes it, R resigns it.",
+        "Resume (above) goes on with a game; d deletes, R resigns.",
+    ),
 )
+_ALL_HINTS = {hint for hints in RESUME_HINTS for hint in hints}
 
 
 class MenuScreen(NashplayScreen):
@@ -72,8 +81,8 @@ class MenuScreen(NashplayScreen):
         room = self.app.size.width - OPTION_CHROME
         for slot_id, description in saved:
             games.add_option(Option(_one_line(f"Resume: {description}", room), id=f"resume:{slot_id}"))
-        if not self._message or self._message in RESUME_HINTS:
-            self.show_message(RESUME_HINTS[len(saved) > 1] if saved else "")
+        if not self._message or self._message in _ALL_HINTS:
+            self.show_message(self.fit_line(*RESUME_HINTS[len(saved) > 1]) if saved else "")
         saves = self.nashplay.saves
         if saves.unlisted:  # counted by the listing describe_saved_games just made
             more = "1 more unfinished game" if saves.unlisted == 1 else f"{saves.unlisted} more unfinished games"
