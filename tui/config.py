@@ -201,6 +201,12 @@ class GeisterConfig:
         """Whether the opponent takes a thinking time (a search AI)."""
         return self.opponent != SHARED_KEYBOARD and player_entry(self.opponent).thinks
 
+    @classmethod
+    def analysis_board(cls, state: GeisterState) -> GeisterConfig:
+        """An analysis board on ``state`` (every colour known): both sides from the keyboard, nothing saved."""
+        position = state.position()
+        return cls(state.variant.name, state.to_move, SHARED_KEYBOARD, position=position, analysis=True, takebacks=True)
+
     @property
     def hot_seat(self) -> bool:
         """Two people at one keyboard, each moving in turn (``opponent`` is ``SHARED_KEYBOARD``)."""

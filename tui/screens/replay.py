@@ -22,7 +22,7 @@ from core.game import Side
 from core.games import GAME_TYPES
 from core.geister import GeisterState, GeisterView, Piece
 from core.record import Record
-from tui.config import SHARED_KEYBOARD, GeisterConfig
+from tui.config import GeisterConfig
 from tui.messages import OpenGame, OpenReview
 from tui.screens.base import PlaybackScreen
 from tui.widgets.board import Board
@@ -262,15 +262,7 @@ class ReplayScreen(PlaybackScreen):
         if self.private or state.is_terminal():
             return
         self.playing = False
-        config = GeisterConfig(
-            state.variant.name,
-            state.to_move,
-            SHARED_KEYBOARD,
-            position=state.position(),
-            analysis=True,
-            takebacks=True,
-        )
-        self.post_message(OpenGame(state.variant.name, config, setup=False))
+        self.post_message(OpenGame(state.variant.name, GeisterConfig.analysis_board(state), setup=False))
 
     def action_review(self) -> None:
         if self.private:

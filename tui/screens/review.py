@@ -38,7 +38,7 @@ from core.geister import GeisterState
 from core.notation import Move
 from core.record import Record
 from solvers.review import MARKS, THRESHOLDS, VERDICTS, MoveReview, Review
-from tui.config import SHARED_KEYBOARD, GeisterConfig
+from tui.config import GeisterConfig
 from tui.games import GAMES
 from tui.messages import OpenGame
 from tui.screens.base import NashplayScreen
@@ -660,15 +660,7 @@ class ReviewScreen(NashplayScreen):
         state = self.states[min(self.selected, len(self.states) - 1)]
         if state.is_terminal():
             return
-        config = GeisterConfig(
-            state.variant.name,
-            state.to_move,
-            SHARED_KEYBOARD,
-            position=state.position(),
-            analysis=True,
-            takebacks=True,
-        )
-        self.post_message(OpenGame(state.variant.name, config, setup=False))
+        self.post_message(OpenGame(state.variant.name, GeisterConfig.analysis_board(state), setup=False))
 
     def action_cancel(self) -> None:
         if not self.running:
