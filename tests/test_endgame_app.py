@@ -16,6 +16,7 @@ from tui.widgets.eval_bar import EvalBar
 ESCAPE = "6/B5/6/3u2/4u1/5R 1 BBBRRRbbbrrr 100"
 
 
+@pytest.mark.xdist_group("endgame-tables")  # on the worker that builds the 6x6 tables for test_endgame: once, not twice
 @pytest.mark.usefixtures("use_shared_solved_tables")
 def test_a_game_in_the_tables_shows_exact_advice_and_marks_the_bar() -> None:
     async def test() -> None:
