@@ -13,7 +13,7 @@ nothing; the record's result tag says how such a game ended.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from core.errors import IllegalMoveError, InvalidPositionError
@@ -183,6 +183,13 @@ class GeisterState:
             own_setup=self._setups[player],
             start=self._start if reveal_all or self._start is None else hide_colours(self._start, player),
         )
+
+    def revealed_view(self, player: Side) -> GeisterView:
+        """``player``'s view with every colour on the board shown: after the game, on an analysis board, and for
+        a watcher of two AIs. Nothing else differs from ``view``."""
+        variant = self.variant
+        board = tuple(self.piece_at(variant.square(index)) for index in range(variant.width * variant.height))
+        return replace(self.view(player), board=board)
 
     def clone(self) -> GeisterState:
         other = GeisterState.__new__(GeisterState)

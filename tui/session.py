@@ -137,12 +137,7 @@ class GameSession:
         """The user's view as it was after ``moves`` moves (for browsing the move list). Once the game is over every
         colour is known, and the view of an earlier position shows them too."""
         state = self._state_at(moves)
-        view = state.view(self.human)
-        if self.is_over or self.config.analysis:
-            variant = state.variant
-            board = tuple(state.piece_at(variant.square(index)) for index in range(variant.width * variant.height))
-            view = dataclasses.replace(view, board=board)
-        return view
+        return state.revealed_view(self.human) if self.is_over or self.config.analysis else state.view(self.human)
 
     def full_position_at(self, moves: int) -> str:
         """Every colour of the position after ``moves`` moves: for after the game only (it reveals the opponent)."""

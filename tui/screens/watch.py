@@ -8,7 +8,6 @@ The game is the watcher's to look at, not to play: nothing is saved while it run
 
 from __future__ import annotations
 
-import dataclasses
 import random
 import time
 from typing import Any, ClassVar
@@ -36,14 +35,6 @@ from tui.widgets.moves import MoveList
 
 #: The pauses between moves the speed keys step through (seconds).
 SPEEDS = (0.0, 0.25, 0.5, 1.0, 2.0, 4.0)
-
-
-def spectator_view(state: GeisterState) -> GeisterView:
-    """Player 1's view with every colour shown: the watcher's."""
-    view = state.view(Side.P1)
-    variant = state.variant
-    board = tuple(state.piece_at(variant.square(index)) for index in range(variant.width * variant.height))
-    return dataclasses.replace(view, board=board)
 
 
 class WatchScreen(NashplayScreen):
@@ -188,7 +179,7 @@ class WatchScreen(NashplayScreen):
 
     def _show(self, note: str = "") -> None:
         state = self.state
-        self.query_one("#board", Board).view = spectator_view(state) if state.phase != "setup" else None
+        self.query_one("#board", Board).view = state.revealed_view(Side.P1) if state.phase != "setup" else None
         moves = self.query_one("#moves", MoveList)
         moves.moves = tuple(move.to_text() for move in state.moves())
         moves.first = state.first if state.phase != "setup" else Side.P1
