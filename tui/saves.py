@@ -405,12 +405,10 @@ class GameKeeper:
     again). It raises ``OSError`` (``SaveFolderError`` among them) when the state folder cannot take the game; the
     screen says so once and the game goes on."""
 
-    def __init__(self, store: SaveStore, slot: SaveSlot | None = None, keep_unstarted: bool = False) -> None:
+    def __init__(self, store: SaveStore, slot: SaveSlot | None = None) -> None:
         self.store = store
         #: The game's save slot (taken at its first save; a resumed game's own).
         self.slot = slot
-        #: Whether a game with no move yet is saved (Geister: its hidden set-ups are a game already).
-        self.keep_unstarted = keep_unstarted
         #: Where the finished game's record was kept (``None``: the game is not over, or it could not be kept).
         self.finished: Path | None = None
         self._written = ""
@@ -430,7 +428,7 @@ class GameKeeper:
                     self.slot.clear()  # over: no longer offered for resume, even when its record could not be kept
         else:
             self._forget_finished()
-            if public.moves or self.keep_unstarted:
+            if public.moves:  # a game with no move is not kept: nothing in it a new game does not give
                 if self.slot is None:
                     self.slot = self.store.new_slot()
                 self.slot.save(public, secret)
