@@ -12,6 +12,10 @@ started or on what an earlier run left behind:
   compile the engine again (seconds each). The tests of the cache itself set their own folders. The engine is
   compiled into it once, by a process started here while the workers start and collect the tests, and every test
   waits for that before its first (so no two workers compile it at once, and no command a test starts does).
+* **one bytecode cache for the run** (``PYTHONPYCACHEPREFIX``, a fresh folder removed at the end, nothing written
+  beside the sources): a machine may set ``PYTHONDONTWRITEBYTECODE`` (this one's containers do), and then both
+  workers rewrite the asserts of every test module themselves and every ``nashplay`` command a test starts compiles
+  nashplay's modules again: some twenty seconds of a run's processor time, measured on 2 cores.
 
 And the app tests wait on the app itself, not on the clock, which also makes them spend their time testing rather
 than waiting (most of their wall time was idle):
@@ -48,6 +52,8 @@ from waiting import HANG_SECONDS, wait_until
 _TEXTUAL_WAIT_FOR_IDLE: Callable[[float, float], Awaitable[None]]
 #: The ``NUMBA_CACHE_DIR`` this process created (and removes at the end), if it was the one to create it.
 _CREATED_NUMBA_CACHE: str | None = None
+#: The ``PYTHONPYCACHEPREFIX`` this process created (and removes at the end), if it was the one to create it.
+_CREATED_PYCACHE: str | None = None
 
 
 #: Turns of the event loop in a row with every message pump of the app at rest: the app is idle.
@@ -134,8 +140,22 @@ async def _app_idle(min_sleep: float = 0.0, max_sleep: float = 1.0) -> None:
             return
 
 
+def _share_bytecode() -> None:
+    """Bytecode written to one folder for the run, read by the workers and every process a test starts (see the
+    module docstring). The controller makes the folder; the workers, started after this, inherit it."""
+    global _CREATED_PYCACHE
+    if "NASHPLAY_TEST_PYCACHE" not in os.environ:
+        _CREATED_PYCACHE = tempfile.mkdtemp(prefix="nashplay-test-pycache-")
+        os.environ["NASHPLAY_TEST_PYCACHE"] = os.environ["PYTHONPYCACHEPREFIX"] = _CREATED_PYCACHE
+        os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    # This process's own imports from here on (the test modules, nashplay's): its flags were read at its start.
+    sys.pycache_prefix = os.environ["NASHPLAY_TEST_PYCACHE"]
+    sys.dont_write_bytecode = False
+
+
 def pytest_configure(config: pytest.Config) -> None:
     global _CREATED_NUMBA_CACHE
+    _share_bytecode()
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
     # Read by Textual when it is imported (the snapshot plugin has imported it already here) and by every app a test
@@ -175,8 +195,9 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     if _COMPILING is not None and _COMPILING.poll() is None:
         _COMPILING.kill()
         _COMPILING.wait()
-    if _CREATED_NUMBA_CACHE is not None:
-        shutil.rmtree(_CREATED_NUMBA_CACHE, ignore_errors=True)
+    for created in (_CREATED_NUMBA_CACHE, _CREATED_PYCACHE):
+        if created is not None:
+            shutil.rmtree(created, ignore_errors=True)
 
 
 #: The process compiling the engine into the run's cache, started by the controller.
