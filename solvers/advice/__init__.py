@@ -81,6 +81,9 @@ class Advice:
     details: tuple[str, ...] = ()
     #: Geister: each opponent piece on the board (its square) with its chance of being blue.
     blue: tuple[tuple[str, float], ...] = ()
+    #: The line a search expects, ``best`` first, both sides' moves in turn (its principal variation); empty when
+    #: the adviser has none.
+    line: tuple[str, ...] = ()
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -104,5 +107,7 @@ class Advice:
         data["moves"] = [move.to_json() for move in self.moves]
         if self.blue:
             data["blue"] = dict(self.blue)
+        if self.line:
+            data["line"] = list(self.line)
         data.update(self.extra)
         return data

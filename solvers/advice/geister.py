@@ -208,6 +208,8 @@ def advise(view: GeisterView, report: SearchReport, engine: str) -> Advice:
         final=report.final,
         details=details,
         blue=tuple((str(square), chance) for square, chance in report.blue),
+        # The search's line starts with its own choice; a win taken instead of it (an escape) is a line of one.
+        line=tuple(map(str, report.line)) if report.line and str(report.line[0]) == best else (best,),
         # The search's own values (thousandths of a blue piece, or proven results): the chances above are calibrated
         # but coarse (they read mostly the pieces left), so the review ranks moves by these.
         extra={"depth": report.depth, "nodes": report.nodes, "scores": {str(m): value for m, value in report.moves}},

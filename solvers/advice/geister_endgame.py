@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import dataclasses
 
+from core.errors import InvalidPositionError
 from core.geister import GeisterView
 from solvers.advice import Advice, MoveAdvice
+from solvers.geister.endgame_lines import build_endgame_line
 from solvers.geister.tablebase import Judgement, MoveJudgement, TableResult
 
 __all__ = ["ENGINE", "exact_advice", "with_tables"]
@@ -98,6 +100,7 @@ def exact_advice(view: GeisterView, judgement: Judgement) -> Advice:
         position=view.position(),
         player=view.viewer.number,
         engine=ENGINE,
+        line=_sure_win(view, best) if here.result == "win" else (),
         exact=True,
         best=best,
         moves=tuple(lines),
@@ -109,6 +112,17 @@ def exact_advice(view: GeisterView, judgement: Judgement) -> Advice:
         blue=blue,
         extra={"tablebase": here.source},
     )
+
+
+def _sure_win(view: GeisterView, best: str) -> tuple[str, ...]:
+    """The tables' line of a sure win from ``view`` (their fastest moves, the longest-lasting replies, to the escape),
+    when it starts with ``best``; else none."""
+    try:
+        steps = build_endgame_line(view.position(), view.viewer).steps
+    except InvalidPositionError:
+        return ()
+    line = tuple(move for _, move, _, _ in steps)
+    return line if line and line[0] == best else ()
 
 
 def with_tables(advice: Advice, judgement: Judgement) -> Advice:
@@ -133,6 +147,7 @@ def with_tables(advice: Advice, judgement: Judgement) -> Advice:
     return dataclasses.replace(
         advice,
         best=best,
+        line=advice.line if advice.line[:1] == (best,) else (best,),
         moves=tuple(lines),
         value=advice.value if best_line is None else best_line.value,
         result=advice.result if best_line is None else best_line.result,

@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from core.geister import Colour, GeisterView, Setup
+from core.geister import Colour, GeisterView, Setup, Variant
 from core.notation import Move, Square
 from solvers.geister.baselines import random_setup
 from solvers.geister.colour_evidence import proven_reds
@@ -82,6 +82,9 @@ class SearchReport:
     #: The values are expected results times ``MATE`` (the learned evaluation's, ``context.EVAL_LEARNED``): a value
     #: ``v`` is a chance to win of ``(1 + v / MATE) / 2``. Else scores in thousandths of a blue piece.
     expected: bool = False
+    #: The line the search expects, ``best`` first (its principal variation: the moves its table kept). It ends
+    #: early after a capture of a piece whose colour is unknown, as the rest depends on that colour.
+    line: tuple[Move, ...] = ()
 
     @property
     def value(self) -> int:
@@ -222,6 +225,16 @@ class PurplePlayer:
         )
         return done
 
+    def _expected_line(self, variant: Variant, s: Ints, t: Ints, c: Ints, best: Move, depth: int) -> tuple[Move, ...]:
+        """The line the last iteration expects after ``best`` (``search.expected_line``), at most ``depth`` moves."""
+        from solvers.geister_engine import search as sr
+
+        arrays = self._search_arrays()
+        codes = sr.expected_line(
+            s, t, c, arrays["tt_keys"], arrays["tt_data"], convert.encode_move(variant, best), max(depth, 1)
+        )
+        return tuple(convert.decode_move(variant, code) for code in codes)
+
     def analyse(self, view: GeisterView, limit: Limit | None, rng: random.Random) -> Iterator[SearchReport]:
         """One report per completed iteration of the deepening search; the last has ``final=True``."""
         from solvers.geister_engine import kernel
@@ -333,10 +346,11 @@ class PurplePlayer:
                 depth -= 1
                 continue
             ranked = tuple((convert.decode_move(variant, int(moves[i])), int(values[i])) for i in range(done))
+            best = _pick(ranked, rng, self.MARGIN)
             last = SearchReport(
                 depth,
                 ranked,
-                _pick(ranked, rng, self.MARGIN),
+                best,
                 nodes_before,
                 int(c[sr.C_SELDEPTH]),
                 time.perf_counter() - started,
@@ -345,6 +359,7 @@ class PurplePlayer:
                 blue,
                 risky,
                 expected,
+                self._expected_line(variant, s, t, c, best, depth),
             )
             yield last
             if done < n or abs(ranked[0][1]) > sr.MATE - 1000:
@@ -359,10 +374,11 @@ class PurplePlayer:
             c[sr.C_ABORT] = 0
             done = self._iteration(s, t, c, prob, 1, moves, values)
             ranked = tuple((convert.decode_move(variant, int(moves[i])), int(values[i])) for i in range(done))
+            best = _pick(ranked, rng, self.MARGIN)
             last = SearchReport(
                 1,
                 ranked,
-                _pick(ranked, rng, self.MARGIN),
+                best,
                 int(c[sr.C_NODES]),
                 1,
                 0.0,
@@ -371,6 +387,7 @@ class PurplePlayer:
                 blue,
                 risky,
                 expected,
+                self._expected_line(variant, s, t, c, best, 1),
             )
         search_time = time.perf_counter() - search_started
         if search_time >= SPEED_SAMPLE:
@@ -388,6 +405,7 @@ class PurplePlayer:
             blue,
             risky,
             expected,
+            last.line,
         )
 
 

@@ -145,6 +145,7 @@ __all__ = [
     "W_RED_ADVANCE",
     "W_RED_TAKEN",
     "W_SIZE",
+    "expected_line",
     "model_salt",
     "new_context",
     "search_root",
@@ -640,6 +641,55 @@ def search_root(
     root_moves[:done] = root_moves[order]
     root_values[:done] = root_values[order]
     return done
+
+
+def expected_line(s: Ints, t: Ints, c: Ints, tt_keys: Ints, tt_data: Ints, first: int, longest: int) -> list[int]:
+    """The line the search expects after its move ``first`` (the principal variation, ``first`` included): each
+    next move is the one the table kept for the position reached, while it is legal there, up to ``longest`` moves.
+
+    It stops where the table knows no move (or only one from another search: ``C_GENERATION``), where the game ends,
+    and after a capture of a piece whose colour the searcher does not know: the line beyond depends on that colour.
+    A piece of the side to move that escapes ends the line with its escape, which the search plays at once without
+    keeping it in the table. ``s`` is played on and restored: it is the same when this returns.
+    """
+    line: list[int] = []
+    undos: list[int] = []
+    legal = np.zeros(MAX_MOVES, dtype=np.int64)
+    them = int(c[C_THEM])
+    generation = int(c[C_GENERATION])
+    move = first
+    while True:
+        n = gen_moves(s, t, legal)
+        if move not in legal[:n]:
+            break  # a table slot another position overwrote, or an escape the search never keeps
+        dst = move >> SQUARE_BITS & SQUARE_MASK
+        mover = int(s[TURN])
+        bit = 1 << dst if dst != ESCAPE_DST else 0
+        unknown = mover != them and bool(int(s[OCC0 + them]) & bit) and not int(s[RED0 + them]) & bit
+        undos.append(make(s, t, move, PURPLE))
+        line.append(move)
+        if unknown or len(line) >= longest or _result(s, t, c) != 2:
+            break
+        side = int(s[TURN])
+        # As ``_negamax`` has it: the side to move escapes at once, but for theirs under beliefs (a chance node).
+        if _can_escape(s, t, side) and (side != them or c[C_CHANCE] == 0):
+            n = gen_moves(s, t, legal)
+            escapes = [int(m) for m in legal[:n] if int(m) >> SQUARE_BITS & SQUARE_MASK == ESCAPE_DST]
+            if not escapes:
+                break
+            move = escapes[0]
+            continue
+        key = int(s[HASH]) ^ int(c[C_SALT])
+        slot = key & (len(tt_keys) - 1)
+        data = int(tt_data[slot])
+        if tt_keys[slot] != key or (data >> 46 & 0xFFFF) != generation:
+            break
+        move = (data >> 32 & 0x3FFF) - 1
+        if move < 0:
+            break
+    for played, undo in zip(reversed(line), reversed(undos), strict=True):
+        unmake(s, t, played, undo)
+    return line
 
 
 def _root_chance(child: Any, move: int, blue_share: int, floor: int) -> int:

@@ -172,6 +172,8 @@ def render(advice: Advice) -> list[str]:
         lines.append(f"  {line.move}: {line.forced}")
     if advice.best:
         lines.append(f"Suggested: {advice.best}")
+    if len(advice.line) > 1:
+        lines.append(f"Expected line: {' '.join(advice.line)}")
     # An expected payoff is points where a game pays more than a win's 1 (Footstep), else an expected result.
     expected = "expected points" if game.max_payoff > 1 else "expected result"
     meaning = {"chance": "chance to win", "expected": expected, "outcome": "value"}[advice.scale]

@@ -256,6 +256,8 @@ class AdvicePanel(Static):
         if advice.best:
             words = f"  {move_words(best)}" if best is not None and (best.forced or best.result) else ""
             add(f"Suggested: {advice.best}{words}", f"Suggested: {advice.best}", style="bold")
+        if len(advice.line) > 1:
+            add(*line_wordings(advice.line), style="dim")
         shown = SHOWN_MOVES_COMPACT if compact else SHOWN_MOVES
         # Every forced result is listed, however many, and the suggested move: none is hidden behind "more moves".
         must = [line for line in advice.moves if line.forced or line.result is not None or line.move == advice.best]
@@ -300,6 +302,16 @@ class AdvicePanel(Static):
                     add("  " + piece)
         keep = max(rows, details_from)
         return _joined(lines[:keep])
+
+
+def line_wordings(line: Sequence[str]) -> list[str]:
+    """The search's expected line, most detailed first: whole, then without its last moves ("..." says some are
+    left out), at least the suggestion and the reply to it. A move is never cut."""
+    wordings = []
+    for label in ("Expected line: ", "Line: "):
+        for shown in range(len(line), 1, -1):
+            wordings.append(label + " ".join(line[:shown]) + (" ..." if shown < len(line) else ""))
+    return wordings
 
 
 def _legends(scale: str, weights: bool) -> tuple[str, ...]:
