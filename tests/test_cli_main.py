@@ -15,6 +15,7 @@ from cli_helpers import refused
 from waiting import HANG_SECONDS
 
 from core.game import Side
+from solvers.catalogue import strongest
 from tui.app import NashplayApp, StartRequest
 from tui.cli import build_parser, main
 from tui.config import GeisterConfig
@@ -39,7 +40,8 @@ def test_parser_reads_the_documented_commands() -> None:
         7,
     )
     args = parser.parse_args(["play", "geister"])
-    assert (args.opponent, args.setup, args.side, args.seed) == ("chototsu", None, "1", None)
+    # The game's strongest AI, as on the menu: a game against nashplay means that one.
+    assert (args.opponent, args.setup, args.side, args.seed) == (strongest("geister").name, None, "1", None)
     args = parser.parse_args(["--ascii", "--theme", "nashplay-light", "play", "geister"])
     assert args.ascii is True and args.theme == "nashplay-light"
     args = parser.parse_args(["play", "geister", "--ascii", "--theme", "nashplay-colourblind"])
@@ -70,7 +72,7 @@ def test_main_turns_arguments_into_a_start_request(monkeypatch: pytest.MonkeyPat
     assert main(["play", "mini-geister", "--setup", "BR", "--side", "2", "--seed", "5", "--ascii"]) == 0
     request = runs.apps[-1].start_request
     assert request.kind == "game" and not request.setup
-    assert request.config == GeisterConfig("mini-geister", Side.P2, "chototsu", "BR", 5)
+    assert request.config == GeisterConfig("mini-geister", Side.P2, strongest("mini-geister").name, "BR", 5)
     assert runs.apps[-1].ascii_mode
     main(["play", "geister", "--theme", "nashplay-light"])
     assert runs.apps[-1].start_request.setup and runs.apps[-1].initial_theme == "nashplay-light"

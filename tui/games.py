@@ -168,9 +168,10 @@ def _geister_options(game: str) -> Callable[[argparse.ArgumentParser], None]:
         parser.add_argument(
             "--opponent",
             type=_opponent(game, (SHARED_KEYBOARD,)),
-            default="chototsu",
+            # As on the menu: the game's strongest AI (a game against nashplay means that one).
+            default=strongest(game).name,
             metavar="NAME",
-            help=_opponent_help(game, "chototsu") + f"; {SHARED_KEYBOARD}: two people at one keyboard",
+            help=_opponent_help(game, strongest(game).name) + f"; {SHARED_KEYBOARD}: two people at one keyboard",
         )
         parser.add_argument(
             "--setup", help="'random', or one B/R letter per set-up square (e.g. BR, BRRBBRRB); without it, ask"
