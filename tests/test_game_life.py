@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from pilot_helpers import close_game_over, run, settle_workers, wait_for
-from screen_text import screen_text
+from screen_text import assert_fits, screen_text
 from textual.widgets import OptionList, RadioSet, Static
 from waiting import HANG_SECONDS, released
 
@@ -37,6 +37,7 @@ from tui.screens.setup import SetupScreen
 from tui.session import GameSession, resumable
 from tui.widgets.board import Board
 from tui.widgets.choice import CheckChoice, ChoiceButton
+from tui.widgets.setup_picker import SetupPicker
 
 SIZE = (110, 34)
 
@@ -444,6 +445,47 @@ def test_two_people_at_one_keyboard_hand_over_with_the_board_hidden(state_dir: P
             [slot] = slots(state_dir)
             saved = Record.load(slot)
             assert saved.tags["Player1"] == saved.tags["Player2"] == "human"
+
+    run(test)
+
+
+def test_two_people_each_choose_their_set_up_the_first_one_hidden_from_the_second(state_dir: Path) -> None:
+    """At a shared keyboard the set-up screen opens again for the other person once the first has chosen, covered
+    until they press Enter, with their pieces only; the game starts with both chosen set-ups, and since player 1
+    moves first but player 2 chose last, the board stays covered until player 1 is back."""
+
+    async def test() -> None:
+        config = GeisterConfig("mini-geister", Side.P1, "human", seed=3)
+        app = NashplayApp(StartRequest.for_config(config, setup=True), ai_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            first = app.screen
+            assert isinstance(first, SetupScreen) and first.other_side is None
+            first.query_one("#picker", SetupPicker).configure(Side.P1, first.variant.parse_setup("RB", Side.P1))
+            await pilot.press("ctrl+s")
+            await wait_for(pilot, lambda: isinstance(app.screen, HandOverScreen), "the cover for player 2")
+            covered = screen_text(app)
+            assert "Player 2's set-up" in covered and "RB" not in covered
+            await pilot.press("enter")
+            second = app.screen
+            assert isinstance(second, SetupScreen) and second.other_side is Side.P2
+            assert not second.query("#opponent") and not second.query("#side-choice")
+            picker = second.query_one("#picker", SetupPicker)
+            assert picker.side is Side.P2
+            chosen = picker.setup.to_text()
+            for size in ((80, 24), (110, 34)):
+                await pilot.resize_terminal(*size)
+                await pilot.pause()
+                assert_fits(app)
+            await pilot.press("ctrl+s")
+            await wait_for(pilot, lambda: isinstance(app.screen, HandOverScreen), "the cover for player 1")
+            assert "Player 1's turn" in screen_text(app)
+            await pilot.press("enter")
+            game = app.screen
+            assert isinstance(game, GameScreen) and game.session.hot_seat
+            state = game.session.state
+            setups = state.setup(Side.P1), state.setup(Side.P2)
+            assert [setup.to_text() if setup else None for setup in setups] == ["RB", chosen]
 
     run(test)
 

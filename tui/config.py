@@ -101,6 +101,9 @@ class GeisterConfig:
     analysis: bool = False
     #: A chess clock, minutes plus seconds a move ("5+3"); ``None``: no clock.
     clock: str | None = None
+    #: At a shared keyboard: the other person's set-up (as ``setup``), chosen on their own set-up screen after the
+    #: first person's; ``None``: not chosen yet (``"random"``: drawn).
+    other_setup: str | None = None
 
     @property
     def game(self) -> str:
@@ -114,6 +117,22 @@ class GeisterConfig:
         if self.setup is None or self.setup.lower() == "random":
             return rng.choice(variant.setups(self.human))
         return variant.parse_setup(self.setup, self.human)
+
+    def other_person_setup(self, rng: random.Random) -> Setup:
+        """At a shared keyboard, the other side's set-up: the one its player chose, else drawn with ``rng``."""
+        variant = self.resolved_variant()
+        side = self.human.other
+        if self.other_setup is None or self.other_setup.lower() == "random":
+            return rng.choice(variant.setups(side))
+        return variant.parse_setup(self.other_setup, side)
+
+    @property
+    def sets_up_next(self) -> Side | None:
+        """At a shared keyboard, once the first person has chosen their set-up: the side whose player chooses next
+        (on their own set-up screen, the first one's hidden); else ``None``."""
+        if self.hot_seat and self.setup is not None and self.other_setup is None and self.position is None:
+            return self.human.other
+        return None
 
     def start_position(self, rng: random.Random) -> GeisterState:
         """The game from ``position``: the opponent's pieces of unknown colour (``u``/``U``) are given colours drawn

@@ -367,7 +367,8 @@ def _geister_entry(name: str) -> GameEntry:
         lambda: GeisterConfig(variant=name, opponent=strongest(name).name),
         _geister_options(name),
         _geister_config,
-        lambda args: args.setup is None and args.position is None,
+        # Asked on the set-up screen: the user's pieces when not given; at a shared keyboard, the other person's.
+        lambda args: args.position is None and (args.setup is None or args.opponent == SHARED_KEYBOARD),
         advice_setting="search_advice" if name == "geister" else "mini_geister_advice",
     )
 

@@ -96,8 +96,8 @@ class GameSession:
                 side = Side(state.current_player())
                 if side is self._human:
                     state.apply(human_setup)
-                elif self.hot_seat:  # the other person's pieces: drawn at random, seen by nobody yet
-                    state.apply((setup_rng or random.SystemRandom()).choice(self.variant.setups(side)))
+                elif self.hot_seat:  # the other person's pieces: as they chose them, else drawn and seen by nobody
+                    state.apply(config.other_person_setup(setup_rng or random.SystemRandom()))
                 else:
                     state.apply(self.opponent.choose(state.view(side), self.rng))
         self.state = state

@@ -157,8 +157,12 @@ class GameScreen(BoardScreen):
         if self.session.clock is not None:
             self.set_interval(0.2, self._tick_clock)
         hidden = self.session.hot_seat and not self.session.config.analysis
-        if hidden and self.session.state.moves() and not self.session.is_over:
-            self.hand_over()  # a resumed game: whoever is at the keyboard may not be the one to move
+        # Whoever is at the keyboard may not be the one to move: in a resumed game, or after the set-ups when the
+        # last to choose (the second person, on their own set-up screen) does not move first.
+        config = self.session.config
+        at_keyboard = None if self.session.state.moves() else config.human.other if config.other_setup else config.human
+        if hidden and not self.session.is_over and at_keyboard is not self.session.state.to_move:
+            self.hand_over()
 
     # ---- showing the game
 

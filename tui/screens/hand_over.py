@@ -22,15 +22,17 @@ class HandOverScreen(ModalScreen[None]):
         Binding("enter,space", "ready", "Ready"),
     ]
 
-    def __init__(self, player: Side, last_move: str | None) -> None:
+    def __init__(self, player: Side, last_move: str | None, what: str = "turn") -> None:
+        """``what``: what ``player`` is to do ("turn" to move, "set-up" to choose their pieces)."""
         super().__init__()
         self.player = player
         self.last_move = last_move
+        self.what = what
 
     def compose(self) -> ComposeResult:
         name = str(self.player).capitalize()
         with Vertical(id="hand-over"):
-            yield Static(Text(f"{name}'s turn", style="bold"), id="hand-over-turn")
+            yield Static(Text(f"{name}'s {self.what}", style="bold"), id="hand-over-turn")
             if self.last_move is not None:
                 yield Static(f"The other player moved: {self.last_move}", id="hand-over-last")
             yield Static(

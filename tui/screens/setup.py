@@ -1,6 +1,10 @@
 """The set-up screen: which of your pieces are red, your side, the opponent and its thinking time. Then ctrl+s
 starts the game (the one start key of every set-up screen: the button, the footer and the help say it).
 
+Two people at one keyboard ("two people" as the opponent) each choose their own pieces: the first person's Start
+opens the screen again for the other side (``GeisterConfig.sets_up_next``), covered until that person is the one
+looking, with only their pieces on it; the first set-up stays hidden from them.
+
 Three columns: the pieces and the side, the opponents by name, the thinking time and what the highlighted opponent
 does. Below 100x30 the screen is compact (no margins, shorter hints), so it fits 80x24."""
 
@@ -26,6 +30,7 @@ from tui.config import SHARED_KEYBOARD, GeisterConfig
 from tui.game_life import default_takebacks, takebacks_allowed
 from tui.messages import OpenGame, ShowMenu
 from tui.screens.base import NashplayScreen
+from tui.screens.hand_over import HandOverScreen
 from tui.widgets.choice import CheckChoice, ChoiceButton, ChoiceSet
 from tui.widgets.footer import NashplayFooter
 from tui.widgets.setup_picker import SetupPicker
@@ -60,6 +65,8 @@ class SetupScreen(NashplayScreen):
         self.game_name = config.variant
         self.config = config
         self.rng = random.Random(self.config.seed)
+        #: At a shared keyboard, once the first person has chosen: the side choosing now (its pieces only shown).
+        self.other_side = config.sets_up_next
 
     def _initial_setup(self, side: Side) -> Setup:
         text = self.config.setup
@@ -76,6 +83,9 @@ class SetupScreen(NashplayScreen):
 
     def compose(self) -> ComposeResult:
         yield Header()
+        if self.other_side is not None:
+            yield from self._compose_other_side(self.other_side)
+            return
         with Horizontal(id="setup-main"):
             with Vertical(id="setup-left"):
                 yield Label("Your pieces", classes="heading")
@@ -111,11 +121,27 @@ class SetupScreen(NashplayScreen):
         yield Static(id="setup-message", classes="one-line")
         yield NashplayFooter()
 
+    def _compose_other_side(self, side: Side) -> ComposeResult:
+        first = self.config.human
+        with Vertical(id="setup-main"):
+            yield Label(f"{str(side).capitalize()}'s pieces", classes="heading")
+            yield Static("Space: red/blue; r: random", classes="hint one-line")
+            yield SetupPicker(self.variant, side, self.rng.choice(self.variant.setups(side)), id="picker")
+            yield Static(id="setup-count", classes="one-line")
+            yield Static(f"{str(first).capitalize()} has chosen (hidden). Then {Side.P1} moves first.", classes="hint")
+            yield Button("Start (ctrl+s)", id="start", variant="primary")
+        yield Static(id="setup-message", classes="one-line")
+        yield NashplayFooter()
+
     def on_mount(self) -> None:
         super().on_mount()
         self.query_one("#setup-message").display = False
         self._show_count()
         self.query_one("#picker", SetupPicker).focus()
+        if self.other_side is not None:
+            # Covered until the person choosing now is the one looking (the first one may still be).
+            self.app.push_screen(HandOverScreen(self.other_side, None, "set-up"))
+            return
         # The opponent under the list's cursor is described as the cursor moves, not only once it is chosen.
         self.watch(self.query_one("#opponent", RadioSet), "_selected", self._describe_opponent)
         self._describe_opponent()
@@ -134,6 +160,8 @@ class SetupScreen(NashplayScreen):
         return max(16, self.app.size.width - (2 if self.compact else 4) - 29 - 25)
 
     def _describe_opponent(self, _: object = None) -> None:
+        if self.other_side is not None:
+            return  # the opponent is chosen: this screen has the other side's pieces only
         radios = self.query_one("#opponent", RadioSet)
         buttons = list(radios.query(RadioButton))
         # While the list has the keyboard, the choice under its cursor; else the chosen one.
@@ -202,6 +230,8 @@ class SetupScreen(NashplayScreen):
         self.query_one("#takebacks", CheckChoice).set_default(default_takebacks(self.variant.name, self.opponent))
 
     def action_side(self, number: int) -> None:
+        if self.other_side is not None:
+            return  # the sides are chosen: the first person chose theirs
         self.query_one("#side-choice", RadioSet).query(RadioButton)[number - 1].value = True
 
     def action_random_setup(self) -> None:
@@ -222,6 +252,10 @@ class SetupScreen(NashplayScreen):
             message.update(Text(f"Not yet: {error}", style="bold"))
             message.display = True
             return
+        if self.other_side is not None:
+            done = replace(self.config, other_setup=picker.setup.to_text())
+            self.post_message(OpenGame(self.variant.name, done, setup=False))
+            return
         config = replace(
             self.config,
             human=picker.side,
@@ -230,4 +264,5 @@ class SetupScreen(NashplayScreen):
             think_time=self.think_time,
             takebacks=self.query_one("#takebacks", CheckChoice).value,
         )
-        self.post_message(OpenGame(self.variant.name, config, setup=False))
+        # Two people: the other one chooses next, on this screen again for their side; else the game starts.
+        self.post_message(OpenGame(self.variant.name, config, setup=config.sets_up_next is not None))
