@@ -146,3 +146,27 @@ def test_a_long_title_gives_way_to_shorter_ones_down_to_one_that_always_fits() -
         assert choices.index(("Replay: game.ngr", "me vs you")) < choices.index(("Replay: /a/b/c/game.ngr", ""))
     solved = replay.title_choices("Solved line, 13 plies: player 1 forces its event", "Mini-Geister", "a vs b", "*")
     assert ("Solved line, 13 plies", "a vs b, result *") in solved
+
+
+def test_a_moves_weight_outlasts_a_note_but_not_a_forced_result() -> None:
+    """Where a move's line is too long, an adviser's note goes before the move's weight in the equilibrium (Mini-
+    Geister at 80x24 lost its "25%" to "coin flip in 13 plies"); a forced result still goes after the weight."""
+    # Each fits beside the move's figures alone, but not with the weight as well (the panel's 37 columns at 80x24).
+    note = "forces a coin flip"
+    forced = "escapes if blue now"
+    mixed = advice(
+        best="b1-b2",
+        scale="expected",
+        value=0.0,
+        moves=(
+            MoveAdvice("b1-b2", 0.0, 0.25, note=note),
+            MoveAdvice("c1-c2", -1.0, 0.75, result="loss", plies=1, forced=forced),
+        ),
+    )
+    shown = lines_of(mixed)
+    noted = next(line for line in shown if "b1-b2" in line and "Suggested" not in line)
+    assert "25%" in noted and note not in noted, shown
+    decided = next(line for line in shown if "c1-c2" in line)
+    assert forced in decided and "75%" not in decided, shown
+    wide = lines_of(mixed, width=90)
+    assert any("25%" in line and note in line for line in wide), wide

@@ -273,12 +273,13 @@ class AdvicePanel(Static):
             value = value_text(line.value, advice.scale, decimals)
             figures = f" {mark}{line.move:<8}{value:>{width_of_value}}"
             words = move_words(line)
-            # The move and its value stay on one line; what does not fit after them goes, the weight before the
-            # words (a forced result says more than a weight).
+            # The move and its value stay on one line; what does not fit after them goes: the weight before a
+            # forced or proven result (which says more), an adviser's note before the weight (which says less).
+            with_words, with_weight = f"{figures}  {words}".rstrip(), f"{figures}  {weight}".rstrip()
+            decided = bool(line.forced or line.result)
             add(
                 f"{figures}  {weight}{words}".rstrip(),
-                f"{figures}  {words}".rstrip(),
-                f"{figures}  {weight}".rstrip(),
+                *((with_words, with_weight) if decided else (with_weight, with_words)),
                 figures,
                 style="bold" if line.forced else "",
             )
