@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 
 import pytest
 
 from core.game import Side
 from core.games import GAME_TYPES, load_game
+from solvers import footstep_learning
 from solvers.arena import GameParams, run_match
 from solvers.catalogue import PLAYERS, STRONGEST, make_player, players_for, strongest
 from solvers.players import Limit
@@ -58,7 +60,10 @@ CASES = [(game, entry.name) for game in GAME_TYPES for entry in players_for(game
 
 
 @pytest.mark.parametrize(("game", "name"), CASES, ids=[f"{g}-{n}" for g, n in CASES])
-def test_every_listed_player_plays_an_arena_game(game: str, name: str) -> None:
+def test_every_listed_player_plays_an_arena_game(game: str, name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The Footstep learner trains before its first game: 10,000 games against random (seconds) where a hundred run
+    # the same machinery (TINY's counterpart for a player that learns instead of searching).
+    monkeypatch.setattr(footstep_learning, "LEARNER_TRAINING", replace(footstep_learning.LEARNER_TRAINING, games=100))
     match = run_match(game, (name, "random"), 2, TINY, seed=3, params=SMALL.get(game, GameParams()))
     assert match.games == 2
     for result in match.results:
