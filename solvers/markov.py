@@ -67,7 +67,13 @@ class MarkovSolution:
     seconds: float
 
 
-Progress = Callable[[int, float], None]
+#: Told after each sweep: the sweep, the Bellman residual, and the share of states whose value still moves (by more
+#: than ``SETTLED``). The residual is a maximum and can sit still for most of a solve (TCG at n = 200: near 6e-2
+#: from sweep 40 to 190): the share shows the change spreading through the states and then settling.
+Progress = Callable[[int, float, float], None]
+
+#: A state whose value moved less than this in a sweep counts as settled in ``Progress``.
+SETTLED = 1e-9
 
 
 def solve(
@@ -89,9 +95,10 @@ def solve(
         # deterministic).
         warm = rows if residual > WARM_UNTIL else None
         stage_values, rows, cols = _warm_solve(game.stage_matrices(values), warm, cols)
-        residual = float(np.max(np.abs(stage_values - values)))
+        change = np.abs(stage_values - values)
+        residual = float(np.max(change))
         if progress is not None:
-            progress(sweeps, residual)
+            progress(sweeps, residual, float(np.mean(change > SETTLED)))
         if residual <= tolerance:
             break
         values = evaluate(game, rows, cols, fallback=stage_values)

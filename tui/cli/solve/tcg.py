@@ -31,8 +31,8 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
     with StatusLine() as status:
 
-        def progress(sweep: int, residual: float) -> None:
-            status.show(f"solving: sweep {sweep}, Bellman residual {residual:.1e}")
+        def progress(sweep: int, residual: float, moving: float) -> None:
+            status.show(f"solving: sweep {sweep}, {moving:.0%} of states still moving, Bellman residual {residual:.1e}")
 
         solution, source = TcgSolution.load(args.n, use_cache=not args.no_cache, progress=progress)
     if args.json:
