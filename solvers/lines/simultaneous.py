@@ -344,7 +344,11 @@ def tcg_from_values(values: Mapping[str, Any], seed: int | None, tell: Tell | No
     from solvers.tcg import load_solution
 
     n = int(values["n"])
-    progress = None if tell is None else (lambda sweep, residual: tell(f"tcg (n = {n}): sweep {sweep}"))
+    progress = (
+        None
+        if tell is None
+        else (lambda sweep, residual, moving: tell(f"tcg (n = {n}): sweep {sweep}, {moving:.0%} of states moving"))
+    )
     return tcg_line(n, seed, load_solution(n, progress=progress)[0])
 
 
