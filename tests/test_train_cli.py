@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from waiting import HANG_SECONDS
 
+from solvers.geister import learning
 from solvers.geister.choice_belief import load_mixture
 from solvers.geister.learned import LearnedPlayer
 from solvers.geister.value import load_value_model
@@ -30,9 +31,14 @@ def train(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, Any]:
 
 
 def test_training_on_a_small_corpus_writes_models_the_player_reads(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     corpus, out = tmp_path / "corpus", tmp_path / "models"
+    # The value model reads every 12th ply, not every 3rd, and the search's calibration searches every 30th, not
+    # every 6th: still a model and a calibration fitted on positions of the corpus (more than a hundred and some
+    # twenty), in a quarter of the time (each fit runs twice here; they took most of the test's 8 s).
+    monkeypatch.setattr(learning, "VALUE_EVERY", 12)
+    monkeypatch.setattr(learning, "CALIBRATION_EVERY", 30)
     # One worker: the games are played in this process (no pool of fresh interpreters to start).
     command = ["train", "geister", "--games", "12", "--seed", "3", "--workers", "1"]
     report = train(capsys, *command, "--corpus", str(corpus), "--out", str(out), "--json")
