@@ -144,6 +144,9 @@ class GameType:
     #: Its review is a search, judged for so long or so deep a move (``nashplay review --time/--depth``), not
     #: exact.
     review_searches: bool = False
+    #: The budgets its review takes (``"time"``, ``"depth"``): a search's, where one judges some moves (the 3-vs-2
+    #: variants search past their tables, to a depth); none where every move is judged exactly.
+    review_budgets: tuple[str, ...] = ()
     #: A record's ``Result`` for an outcome (``*`` while the game goes on).
     result_text: Callable[[Outcome | None], str] = _default_result_text
     #: The record's move text: every action played, in the game's notation.

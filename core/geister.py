@@ -612,6 +612,11 @@ def _game_type(variant: Variant) -> GameType:
         ),
         reviewer="solvers.review.geister:review" if variant.name == "geister" else "solvers.review.mini_geister:review",
         review_searches=variant.name == "geister",
+        review_budgets=("time", "depth")
+        if variant.name == "geister"
+        else ()
+        if variant.name == "mini-geister"
+        else ("depth",),
         units=("ply", "plies"),
         state_name="position",
         position_help="the position in the notation, the side to move's colours given "
@@ -620,6 +625,9 @@ def _game_type(variant: Variant) -> GameType:
             "the strongest search's advice for the side to move (sage), with the chance to win of each move."
             if variant.name == "geister"
             else "the solved tables' exact advice for the side to move, and the equilibrium's moves."
+            if variant.name == "mini-geister"
+            else "the solved tables' exact advice for the side to move, and the equilibrium's moves; past the "
+            "tables (after the first capture) a search's estimates, said so."
         ),
         advice_parameters=(
             SEARCH_PARAMETERS

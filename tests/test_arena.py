@@ -186,7 +186,7 @@ def test_a_match_of_players_that_decide_at_once_says_no_thinking_time_and_counts
     match = _match("tcg", ("equilibrium", "random"), Limit(time=0.25), ["player 2 had too few points for attack"] * 2)
     text = arena_cli.report(match)
     first = text.splitlines()[0]
-    assert first == "2 games, no thinking time (both players decide at once); average 2.0 rounds per game", text
+    assert first == "2 games, no thinking time (neither player searches: both answer at once); average 2.0 rounds per game", text
     assert "per move" not in text and "plies" not in text and "other" not in text
     assert "opponent short of points 1" in text
     # The columns line up under a name longer than "player" ("equilibrium" pushed its row one column right).
@@ -196,7 +196,7 @@ def test_a_match_of_players_that_decide_at_once_says_no_thinking_time_and_counts
 
 def test_the_budget_is_said_of_the_player_that_takes_it() -> None:
     match = _match("geister", ("mc", "chototsu"), Limit(playouts=20), ["player 1 escaped a blue piece from a6"])
-    assert "mc 20 playouts per move (chototsu decides at once)" in arena_cli.report(match)
+    assert "mc 20 playouts per move (chototsu answers at once)" in arena_cli.report(match)
     both = _match("geister", ("mc", "upp"), Limit(time=0.5), ["player 1 escaped a blue piece from a6"])
     assert arena_cli.report(both).startswith("1 game, 0.5 s per move; average 2.0 plies per game")
 
@@ -212,4 +212,4 @@ def test_an_unused_budget_is_said_on_stderr(
     args = parser.parse_args(["arena", "tcg", "--players", "random,random", "--time", "1", "--games", "1"])
     assert arena_cli.run(args, parser) == 0
     err = capsys.readouterr().err
-    assert err == "nashplay arena: --time is not used: both players decide at once (random)\n"
+    assert err == "nashplay arena: --time is not used: neither player searches (random)\n"

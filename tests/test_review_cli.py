@@ -154,8 +154,19 @@ def test_absurd_numbers_and_options_are_refused(tmp_path: Path, capsys: pytest.C
     assert "--depth" in refused(["review", str(geister), "--depth", "11"], capsys)
     assert "not both" in refused(["review", str(geister), "--time", "1", "--depth", "2"], capsys)
     tcg = saved(tmp_path, "tcg", ("random", "random"), n=3)
-    assert "--time is for Geister" in refused(["review", str(tcg), "--time", "1"], capsys)
-    assert "--depth is for Geister" in refused(["review", str(tcg), "--depth", "1"], capsys)
+    assert "tcg record is judged exactly" in refused(["review", str(tcg), "--time", "1"], capsys)
+    assert "tcg record is judged exactly" in refused(["review", str(tcg), "--depth", "1"], capsys)
+
+
+@pytest.mark.usefixtures("use_shared_solved_tables")
+def test_a_three_vs_two_review_takes_a_depth_for_its_search_past_the_tables(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Past the first capture the 3-vs-2 variants are searched, to a fixed depth: ``--depth`` sets it (it was
+    refused, "judged exactly"); a time is not a budget this search takes."""
+    record = saved(tmp_path, "mini-geister-3v2-rbb", ("random", "random"))
+    assert "depth 3" in review_json([str(record), "--depth", "3"], capsys)["engine"]
+    assert "searched to a --depth past its tables" in refused(["review", str(record), "--time", "1"], capsys)
 
 
 # --------------------------------------------------------------------------------------------------- start-up, Ctrl-C

@@ -230,7 +230,9 @@ def _tcg_options(parser: argparse.ArgumentParser) -> None:
         "--mode", choices=["advisor", "versus"], help="in the app: advisor (default) or versus the equilibrium AI"
     )
     parser.add_argument(
-        "--advisor", action="store_true", help="the plain-terminal advisor instead of the app: type the opponent's"
+        "--advisor",
+        action="store_true",
+        help="the plain-terminal advisor instead of the app: you type the opponent's action, it suggests yours",
     )
     _common_options(parser, SIDE_HELP["simultaneous"])
 

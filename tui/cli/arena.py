@@ -175,7 +175,7 @@ def check_save_dir(folder: str) -> str | None:
 
 def budget_words(match: MatchResult) -> str:
     """The thinking budget, said of the players that take it: "0.25 s per move", "upp 0.25 s per move (chototsu
-    decides at once)", or that no player thinks (TCG's, Footstep's, Nim's players decide at once)."""
+    answers at once)", or that no player thinks (TCG's, Footstep's, Nim's players answer at once)."""
     if match.limit.time is not None:
         budget = f"{match.limit.time:g} s per move"
     elif match.limit.iterations is not None:
@@ -185,11 +185,11 @@ def budget_words(match: MatchResult) -> str:
     labels = list(match.to_json()["players"])
     thinking = match.thinking
     if not thinking:
-        return "no thinking time (both players decide at once)"
+        return "no thinking time (neither player searches: both answer at once)"
     if len(thinking) == len(labels):
         return budget
     instant = next(label for label in labels if label not in thinking)
-    return f"{thinking[0]} {budget} ({instant} decides at once)"
+    return f"{thinking[0]} {budget} ({instant} answers at once)"
 
 
 def report(match: MatchResult) -> str:
@@ -251,7 +251,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if given is not None and not any(player_entry(name).thinks for name in names):
         # Not refused: a script may pass one budget to every pairing. Said, so that nobody reads it as used.
         print(
-            f"nashplay arena: {given} is not used: both players decide at once ({', '.join(dict.fromkeys(names))})",
+            f"nashplay arena: {given} is not used: neither player searches ({', '.join(dict.fromkeys(names))})",
             file=sys.stderr,
         )
     try:

@@ -104,9 +104,11 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     name = record.tags.get("Game", "")
     described = GAME_TYPES.get(name)
     searched = described is not None and described.review_searches
-    if not searched and (args.time is not None or args.depth is not None):
-        option = "--time" if args.time is not None else "--depth"
-        _fail(parser, f"{option} is for Geister's search; a {name[:40]} record is judged exactly")
+    budgets = described.review_budgets if described is not None else ()
+    for option in ("time", "depth"):
+        if getattr(args, option) is not None and option not in budgets:
+            judged = "searched to a --depth past its tables" if budgets else "judged exactly"
+            _fail(parser, f"--{option} is for a review that searches; a {name[:40]} record is {judged}")
     from solvers.review.records import beyond_limits, review_record
 
     too_large = beyond_limits(record)
