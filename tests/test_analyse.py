@@ -158,6 +158,8 @@ def test_mini_geister_our_blue_escapes_before_anything(capsys: pytest.CaptureFix
     assert "a4-out" not in {move["move"] for move in red["moves"]}
 
 
+# The section-6 tables take a second to build: the run's shared cache (the Mini-Geister advice tests build them too).
+@pytest.mark.usefixtures("use_shared_solved_tables")
 @pytest.mark.parametrize(
     ("game", "position", "colours", "section"),
     [
@@ -208,6 +210,7 @@ def test_three_vs_two_over_after_a_capture_is_refused(capsys: pytest.CaptureFixt
 PAST_THE_TABLES = "4/1u1u/BR2/4 1 B 14"
 
 
+@pytest.mark.usefixtures("use_shared_solved_tables")
 def test_three_vs_two_past_the_tables_is_searched(capsys: pytest.CaptureFixture[str]) -> None:
     """The issue's "the tables do not cover this position": the search advises instead, to a fixed depth and seed
     (the same answer each time), says so, and claims nothing exact."""
