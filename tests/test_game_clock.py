@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from pilot_helpers import run, wait_for
-from screen_text import screen_text
+from screen_text import assert_fits, screen_text
 
 from core.errors import NotationError
 from core.game import Side
@@ -16,7 +16,9 @@ from tui.config import GeisterConfig
 from tui.game_clock import GameClock, parse_time_control
 from tui.screens.game import GameScreen
 from tui.screens.game_over import GameOverPanel
+from tui.screens.setup import SetupScreen
 from tui.session import GameSession
+from tui.widgets.choice import CycleChoice
 
 
 class FakeTime:
@@ -80,5 +82,39 @@ def test_the_clock_is_shown_at_80x24_and_a_fallen_flag_ends_the_game(state_dir: 
             await wait_for(pilot, lambda: isinstance(app.screen, GameOverPanel), "the game-over panel")
             await wait_for(pilot, lambda: "player 1 ran out of time (0-1)" in screen_text(app), "the panel drawn")
             assert screen.session.is_over and screen.session.record().result == "0-1"
+
+    run(test)
+
+
+@pytest.mark.parametrize("variant", ["geister", "mini-geister"])
+def test_the_set_up_screen_offers_a_clock_on_one_line(state_dir: Path, variant: str) -> None:
+    """The clock is chosen on the set-up screen too (it was the command line's alone): ``c`` or the arrows on its
+    line step through none, 3+2, 5+3...; the game starts with it, and the screen still fits 80x24."""
+
+    async def test() -> None:
+        config = GeisterConfig(variant, Side.P1, "random", seed=1)
+        app = NashplayApp(StartRequest.for_config(config, setup=True), ai_delay=0)
+        async with app.run_test(size=(110, 34)) as pilot:
+            await pilot.pause()
+            setup = app.screen
+            assert isinstance(setup, SetupScreen)
+            clock = setup.query_one("#clock", CycleChoice)
+            assert clock.value == "none" and "Clock (c): < none >" in screen_text(app)
+            await pilot.press("c", "c")
+            assert clock.value == "5+3"
+            clock.focus()
+            await pilot.press("left")
+            assert clock.value == "3+2"
+            await pilot.press("right")
+            for size in ((110, 34), (80, 24)):
+                await pilot.resize_terminal(*size)
+                await pilot.pause()
+                assert "Clock (c): < 5+3 >" in screen_text(app)
+                assert_fits(app)
+            await pilot.press("ctrl+s")
+            await wait_for(pilot, lambda: isinstance(app.screen, GameScreen), "the game")
+            game = app.screen
+            assert isinstance(game, GameScreen) and game.session.clock is not None
+            assert game.session.config.clock == "5+3" and "5:00" in screen_text(app)
 
     run(test)

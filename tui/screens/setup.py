@@ -31,12 +31,14 @@ from tui.game_life import default_takebacks, takebacks_allowed
 from tui.messages import OpenGame, ShowMenu
 from tui.screens.base import NashplayScreen
 from tui.screens.hand_over import HandOverScreen
-from tui.widgets.choice import CheckChoice, ChoiceButton, ChoiceSet
+from tui.widgets.choice import CheckChoice, ChoiceButton, ChoiceSet, CycleChoice
 from tui.widgets.footer import NashplayFooter
 from tui.widgets.setup_picker import SetupPicker
 
 #: The thinking times offered for the search AIs (the UPP paper's experiments used 0.25, 0.5 and 1 s).
 THINK_TIMES = (0.25, 0.5, 1.0, 2.0)
+#: The clocks offered (minutes each, plus seconds a move: ``tui.game_clock``); any other with ``--clock``.
+CLOCKS = ("none", "3+2", "5+3", "10+5", "15+10")
 
 
 class SetupScreen(NashplayScreen):
@@ -50,6 +52,7 @@ class SetupScreen(NashplayScreen):
         # The side's heading names its keys.
         Binding("1", "side(1)", "First", show=False),
         Binding("2", "side(2)", "Second", show=False),
+        Binding("c", "clock", "Clock", show=False),  # the clock's line names its key
         Binding("escape", "back", "Menu"),
     ]
 
@@ -98,6 +101,8 @@ class SetupScreen(NashplayScreen):
                     yield ChoiceButton("Player 2 (second)", value=self.config.human is Side.P2)
                 allowed = takebacks_allowed(self.variant.name, self.config.opponent, self.config.takebacks)
                 yield CheckChoice("Takebacks allowed", allowed, id="takebacks")
+                clocks = CLOCKS if self.config.clock in (None, *CLOCKS) else (*CLOCKS, str(self.config.clock))
+                yield CycleChoice("Clock (c)", clocks, self.config.clock or "none", id="clock")
             with Vertical(id="setup-middle"):
                 yield Label("Opponent", classes="heading")
                 with ChoiceSet(id="opponent"):
@@ -234,6 +239,10 @@ class SetupScreen(NashplayScreen):
             return  # the sides are chosen: the first person chose theirs
         self.query_one("#side-choice", RadioSet).query(RadioButton)[number - 1].value = True
 
+    def action_clock(self) -> None:
+        if self.other_side is None:
+            self.query_one("#clock", CycleChoice).action_step(1)
+
     def action_random_setup(self) -> None:
         picker = self.query_one("#picker", SetupPicker)
         picker.configure(picker.side, self.rng.choice(self.variant.setups(picker.side)))
@@ -263,6 +272,7 @@ class SetupScreen(NashplayScreen):
             setup=picker.setup.to_text(),
             think_time=self.think_time,
             takebacks=self.query_one("#takebacks", CheckChoice).value,
+            clock=None if (clock := self.query_one("#clock", CycleChoice).value) == "none" else clock,
         )
         # Two people: the other one chooses next, on this screen again for their side; else the game starts.
         self.post_message(OpenGame(self.variant.name, config, setup=config.sets_up_next is not None))

@@ -1,10 +1,16 @@
 """Choices whose state shows in their shape (``[x]`` / ``[ ]``), not only in their colour, in any font: a radio button
 (the choice under a focused radio set's cursor has a ``>`` before it), a radio set whose cursor starts on the chosen
-button, and a yes-or-no box."""
+button, a yes-or-no box, and a value stepped through on one line."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import ClassVar
+
+from textual.binding import Binding
 from textual.content import Content
+from textual.reactive import reactive
+from textual.widget import Widget
 from textual.widgets import Checkbox, RadioButton, RadioSet
 
 
@@ -65,3 +71,36 @@ class CheckChoice(Checkbox):
         """Follow a default (the opponent changed) unless the user has chosen."""
         if not self.touched:
             self.value = value
+
+
+class CycleChoice(Widget, can_focus=True):
+    """One of a few values on one line, ``Label: < value >``: Left and Right (or Space, Enter) step through them, and
+    the arrows' ``<`` ``>`` say so in any font. For a choice with no room for a list (the clock on the set-up
+    screen at 80x24)."""
+
+    DEFAULT_CSS = """
+    CycleChoice { height: 1; width: auto; }
+    CycleChoice:focus { text-style: bold reverse; }
+    """
+    BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
+        Binding("right,space,enter", "step(1)", "Next", show=False),
+        Binding("left", "step(-1)", "Previous", show=False),
+    ]
+
+    index: reactive[int] = reactive(0)
+
+    def __init__(self, label: str, values: Sequence[str], value: str | None = None, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.label = label
+        self.values = tuple(values)
+        self.set_reactive(CycleChoice.index, self.values.index(value) if value in self.values else 0)
+
+    @property
+    def value(self) -> str:
+        return self.values[self.index]
+
+    def action_step(self, by: int) -> None:
+        self.index = (self.index + by) % len(self.values)
+
+    def render(self) -> str:
+        return f"{self.label}: < {self.value} >"
