@@ -259,10 +259,10 @@ def test_the_set_up_chooses_the_takebacks_and_tab_reaches_start_last(state_dir: 
             think = setup.query_one("#think-time", RadioSet)
             assert think._selected == think.pressed_index == 0
             order: list[str] = []
-            for _ in range(5):
+            for _ in range(6):
                 await pilot.press("tab")
                 order.append(str(app.focused.id if app.focused is not None else None))
-            assert order == ["side-choice", "takebacks", "opponent", "think-time", "start"], order
+            assert order == ["side-choice", "takebacks", "clock", "opponent", "think-time", "start"], order
             opponents = setup.query_one("#opponent", RadioSet)
             opponents.query(ChoiceButton)[1].value = True  # random
             await pilot.pause()
