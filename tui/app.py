@@ -47,6 +47,7 @@ from tui.screens.menu import MenuScreen
 from tui.session import GameSession
 from tui.storage import Settings, state_dir
 from tui.theme import ASCII, DEFAULT, PIECE_VARIABLES, THEMES, UNICODE
+from tui.watching import WatchSettings
 
 if TYPE_CHECKING:
     from tui.config import ServerGameConfig
@@ -55,13 +56,14 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class StartRequest:
     """What the command line asked for: the menu, a game (on its set-up screen or straight on the board), a replay,
-    or a game on a contest server."""
+    a game on a contest server, or two AIs to watch (on the set-up screen for watching, or straight on the board)."""
 
-    kind: Literal["menu", "game", "replay", "server"] = "menu"
+    kind: Literal["menu", "game", "replay", "server", "watch"] = "menu"
     game: str | None = None
     config: Config | None = None
-    #: For a game: open its set-up screen first.
+    #: For a game, or a watch: open its set-up screen first.
     setup: bool = False
+    watch: WatchSettings | None = None
     server: ServerGameConfig | None = None
     record: Record | None = None
     replay_side: Side = Side.P1
@@ -200,6 +202,8 @@ class NashplayApp(App[None]):
             self._show(load_screen("tui.screens.server:ServerGameScreen")(request.server))
         elif request.kind == "replay" and request.record is not None:
             self.open_replay(request.record, request.replay_side, request.replay_title)
+        elif request.kind == "watch" and request.watch is not None:
+            self.open_watch(request.watch, request.setup)
         else:
             self.push_screen(MenuScreen())
             self._check_saved_games()
@@ -366,9 +370,17 @@ class NashplayApp(App[None]):
 
     @on(WatchGame)
     def _watch_game(self, event: WatchGame) -> None:
+        self.open_watch(event.settings, event.setup)
+
+    def open_watch(self, settings: WatchSettings, setup: bool = False) -> None:
+        """Two AIs playing as ``settings`` says: on the set-up screen for watching (``setup``: its choices start from
+        ``settings``), or straight on the board."""
         self._release_shown_game()
+        if setup:
+            self._show(load_screen("tui.screens.watch_setup:WatchSetupScreen")(settings))
+            return
         watch = load_screen("tui.screens.watch:WatchScreen")
-        self._show(watch(event.variant, event.players, event.think_time))
+        self._show(watch(settings.variant, settings.resolved_players(), settings.think_times, settings.seed))
 
     @on(OpenGame)
     def _open_game(self, event: OpenGame) -> None:

@@ -8,6 +8,7 @@ from textual.message import Message
 from core.game import Side
 from core.record import Record
 from tui.games import Config
+from tui.watching import WatchSettings
 
 
 class ShowMenu(Message):
@@ -70,10 +71,10 @@ class OpenLearningCurves(Message):
 
 
 class WatchGame(Message):
-    """Watch two AIs (catalogue names, player 1's first) play ``variant``."""
+    """Watch two AIs play (``settings``: the game, the players, each one's time): on the set-up screen for watching
+    (``setup``, its choices starting from ``settings``), or straight on the board."""
 
-    def __init__(self, variant: str, players: tuple[str, str], think_time: float = 0.5) -> None:
+    def __init__(self, settings: WatchSettings | None = None, setup: bool = False) -> None:
         super().__init__()
-        self.variant = variant
-        self.players = players
-        self.think_time = think_time
+        self.settings = settings or WatchSettings()
+        self.setup = setup

@@ -32,7 +32,7 @@ import argparse  # noqa: E402 (the handler above must be in place first)
 import os  # noqa: E402
 from collections.abc import Callable, Sequence  # noqa: E402
 
-from tui.cli import analyse, arena, catalogue, connect, learn, play, replay, review, serve, solve, train  # noqa: E402
+from tui.cli import analyse, arena, catalogue, connect, learn, play, replay, review, serve, solve, train, watch  # noqa: E402
 from tui.cli.common import Parser, display_options, open_app, theme_problem  # noqa: E402
 
 if _guarded:
@@ -52,6 +52,7 @@ examples:
                                              the solved tables' advice on one position, as JSON
   nashplay learn footstep --rule reward      a learning curve against the random player
   nashplay arena geister --players ismcts,chototsu --games 20
+  nashplay watch geister --players sage purple --time 0.5   watch two AIs play in the app
   nashplay replay game.ngr                   step through a saved record
   nashplay review game.ngr --time 0.5        judge every move of a record (best, inaccuracy, mistake, blunder)
   nashplay connect --port 10001              play a game on a Geister contest server (as the second player)
@@ -80,6 +81,7 @@ HANDLERS: dict[str, Handler] = {
     "list": catalogue.run,
     "serve": serve.run,
     "train": train.run,
+    "watch": watch.run,
 }
 
 
@@ -105,6 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
     catalogue.add_command(commands)
     serve.add_command(commands, parents=[display])
     train.add_command(commands)
+    watch.add_command(commands, parents=[display])
     return parser
 
 

@@ -12,7 +12,6 @@ from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from core.errors import NotationError, clipped
-from solvers.catalogue import strongest
 from tui.games import GAMES
 from tui.messages import AskForRecord, AskForServer, OpenGame, ResumeGame, WatchGame
 from tui.saves import MAX_LISTED
@@ -92,7 +91,7 @@ class MenuScreen(NashplayScreen):
             # One line each: the note is dropped where the terminal is too narrow for it (never wrapped).
             line = f"{entry.title}  ({entry.menu_note})"
             games.add_option(Option(line if len(line) <= room else entry.title, id=f"game:{name}"))
-        games.add_option(Option("Watch two AIs play Geister (sage vs chototsu)...", id="watch"))
+        games.add_option(Option("Watch two AIs play: choose the game, the players, their time...", id="watch"))
         games.add_option(Option("Recent games: resume, replay or review one (r)...", id="recent"))
         games.add_option(Option("Play on a contest server (nashplay connect)...", id="connect"))
         games.add_option(Option("Replay a record file...", id="replay"))
@@ -168,7 +167,7 @@ class MenuScreen(NashplayScreen):
         elif choice.startswith("game:"):
             self.post_message(OpenGame(choice.removeprefix("game:")))
         elif choice == "watch":
-            self.post_message(WatchGame("geister", (strongest("geister").name, "chototsu")))
+            self.post_message(WatchGame(setup=True))
         elif choice == "recent":
             await self.app.run_action("recent_games")  # the App navigates (as the r key asks it)
         elif choice == "replay":

@@ -1,5 +1,5 @@
-"""Watch two AIs play a game of the Geister family: each thinks for its own time from its own view, with a
-generator of its own; the watcher sees every colour, pauses (Space), steps one move (Right), sets the speed (+/-)
+"""Watch two AIs play a game of the Geister family: each thinks for its own time (one per side) from its own view,
+with a generator of its own; the watcher sees every colour, pauses (Space), steps one move (Right), sets the speed (+/-)
 and asks for either side's advice on the position (a: the side to move).
 
 The game is the watcher's to look at, not to play: nothing is saved while it runs; at the end its record goes into
@@ -25,9 +25,11 @@ from core.game import Side
 from core.geister import GeisterState, GeisterView, variant_by_name
 from core.record import Record
 from solvers.advice import Advice
+from solvers.catalogue import player_entry
 from tui.messages import OpenReview, ShowMenu
 from tui.screens.base import NashplayScreen
 from tui.session import make_opponent
+from tui.watching import DEFAULT_WATCH_TIME
 from tui.widgets.advice import AdvicePanel
 from tui.widgets.board import Board
 from tui.widgets.footer import NashplayFooter
@@ -38,7 +40,8 @@ SPEEDS = (0.0, 0.25, 0.5, 1.0, 2.0, 4.0)
 
 
 class WatchScreen(NashplayScreen):
-    """``players`` (catalogue names, player 1's first) play ``variant``, ``think_time`` seconds a move each."""
+    """``players`` (catalogue names, player 1's first) play ``variant``; ``think_times``: the seconds each thinks a
+    move, player 1's first (a player that does not search decides at once and takes no time)."""
 
     class Moved(Message):
         def __init__(self, action: Any, version: int) -> None:
@@ -76,15 +79,23 @@ class WatchScreen(NashplayScreen):
         ("Review the game", "After the game: every move judged (v)", "review"),
     ]
 
+    HELP_TOPIC = "watch"
+
     def __init__(
-        self, variant: str, players: tuple[str, str], think_time: float = 0.5, seed: int | None = None
+        self,
+        variant: str,
+        players: tuple[str, str],
+        think_times: tuple[float, float] = (DEFAULT_WATCH_TIME, DEFAULT_WATCH_TIME),
+        seed: int | None = None,
     ) -> None:
         super().__init__()
         self.game_name = variant
         self.state = GeisterState(variant_by_name(variant))
         self.names = players
-        self.players = tuple(make_opponent(name, variant, think_time) for name in players)
-        self.think_time = think_time
+        self.think_times = think_times
+        self.players = tuple(
+            make_opponent(name, variant, seconds) for name, seconds in zip(players, think_times, strict=True)
+        )
         self.seed = seed if seed is not None else random.randrange(2**31)
         #: Each player's own generator: neither sees the other's draws.
         self.rngs = (random.Random(self.seed), random.Random(self.seed + 1))
@@ -104,6 +115,10 @@ class WatchScreen(NashplayScreen):
                 yield AdvicePanel(id="watch-advice")
                 yield MoveList(id="moves")
         yield NashplayFooter()
+
+    @property
+    def help_topic(self) -> str:
+        return self.HELP_TOPIC  # the watcher's keys, not the game's (game_name names the game for the titles)
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -172,7 +187,8 @@ class WatchScreen(NashplayScreen):
 
     def record(self) -> Record:
         tags = {"Player1": self.names[0], "Player2": self.names[1], "Seed": str(self.seed)}
-        tags["ThinkTime"] = f"{self.think_time:g}"
+        # A tag per side: each side's time is its own, and one tag would misstate one of them.
+        tags["ThinkTime1"], tags["ThinkTime2"] = (f"{seconds:g}" for seconds in self.think_times)
         return Record.from_game(self.state, tags)
 
     # ---- what is shown
@@ -197,10 +213,23 @@ class WatchScreen(NashplayScreen):
             doing = "paused" if self.paused else f"{who} ({side}) is thinking..."
             text.append(f"{doing}\n", style="italic")
             pause = "no pause" if self.delay == 0 else f"{self.delay:g} s between moves"
-            text.append(f"{self.think_time:g} s a move each; {pause}\n", style="dim")
+            text.append(f"{self._times()}\n{pause}\n", style="dim")
         if note:
             text.append(note + "\n", style="bold")
         self.query_one("#status", Static).update(text)
+
+    def _times(self) -> str:
+        """Each side's thinking time in words (one figure when they are the same)."""
+        thinks = [entry.thinks for entry in map(player_entry, self.names)]
+        if not any(thinks):
+            return "both decide at once"
+        if all(thinks) and self.think_times[0] == self.think_times[1]:
+            return f"{self.think_times[0]:g} s a move each"
+        said = (
+            f"{seconds:g} s" if thinking else "at once"
+            for seconds, thinking in zip(self.think_times, thinks, strict=True)
+        )
+        return "a move: P1 " + ", P2 ".join(said)
 
     # ---- the watcher's keys
 
