@@ -11,9 +11,12 @@ from screen_text import assert_fits, screen_text
 
 from core.errors import NotationError
 from core.game import Side
+from core.impartial import HeapGameState, Nim
+from core.record import Record
 from tui.app import NashplayApp, StartRequest
-from tui.config import GeisterConfig
+from tui.config import ConfigError, GeisterConfig, NimConfig
 from tui.game_clock import GameClock, parse_time_control
+from tui.local_session import LocalSession, resume_record
 from tui.screens.game import GameScreen
 from tui.screens.game_over import GameOverPanel
 from tui.screens.setup import SetupScreen
@@ -118,3 +121,42 @@ def test_the_set_up_screen_offers_a_clock_on_one_line(state_dir: Path, variant: 
             assert game.session.config.clock == "5+3" and "5:00" in screen_text(app)
 
     run(test)
+
+
+def test_a_nim_game_keeps_a_clock_that_follows_its_moves_and_resumes_with_the_time_left() -> None:
+    """The local games' session keeps a clock too (Nim, from ``--clock`` or the set-up screen): each move stops its
+    mover's time with the increment and runs the other's, a takeback sets the side to move's running again, the
+    record keeps it, a resumed game goes on with the time each side had, and a fallen flag is a loss on time."""
+    config = NimConfig((3, 4), clock="1+2", seed=1)
+    fake = FakeTime()
+    clock = config.new_clock()
+    assert clock is not None
+    clock.now = fake
+    session = LocalSession(HeapGameState((3, 4), Nim()), Side.P1, "perfect", 1, clock=clock)
+    assert clock.running is Side.P1
+    fake.now = 10.0
+    session.state.apply(session.state.legal_actions()[0])
+    session.sync_clock()
+    assert clock.running is Side.P2 and clock.remaining(Side.P1) == 52.0
+    fake.now = 13.0
+    session.state.apply(session.state.legal_actions()[0])
+    session.sync_clock()
+    assert clock.running is Side.P1 and clock.remaining(Side.P2) == 59.0
+    session.state.undo()
+    session.sync_clock()
+    assert clock.running is Side.P2
+    session.state.apply(session.state.legal_actions()[0])
+    session.sync_clock()
+    record = session.record()
+    assert record.tags["TimeControl"] == "60+2"
+    resumed = resume_record(Record.parse(record.to_text()))
+    assert isinstance(resumed.config, NimConfig) and resumed.config.clock == "1+2"
+    again = resumed.config.new_clock()
+    assert again is not None and again.left == {Side.P1: 52.0, Side.P2: 61.0}
+    fake.now = 100.0
+    outcome = session.check_clock()
+    assert outcome is not None and outcome.winner is Side.P2 and outcome.reason == "player 1 ran out of time"
+    assert session.over and session.record().result == "0-1"
+    with pytest.raises(ConfigError, match="minutes are more than 0") as refused:
+        NimConfig((3, 4), clock="0+5").check()
+    assert refused.value.option == "--clock"

@@ -12,7 +12,7 @@ import math
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from core.contest import DEFAULT_BUDGET, DEFAULT_PER_MOVE, DEFAULT_PLY_LIMIT, FIRST_PORT
 from core.errors import IllegalMoveError, NotationError
@@ -24,6 +24,9 @@ from core.goofspiel import CARDS_PARAMETER, DEFAULT_CARDS
 from core.impartial import MAX_PLAYED_HEAP, MAX_PLAYED_HEAPS, HeapRule, Nim, check_played
 from core.tcg import MAX_SOLVED_N as MAX_SOLVED_TCG_N
 from solvers.catalogue import UnknownPlayerError, player_entry, players_for
+
+if TYPE_CHECKING:
+    from tui.game_clock import GameClock
 
 __all__ = [
     "DEFAULT_THINK_TIME",
@@ -286,6 +289,10 @@ class NimConfig:
     seed: int | None = None
     #: Takebacks allowed (``True``), none (``False``), or the default for the opponent (``tui.game_life``).
     takebacks: bool | None = None
+    #: A chess clock, minutes plus seconds a move ("5+3"); ``None``: no clock.
+    clock: str | None = None
+    #: A resumed game's seconds left on each side's clock (player 1's, player 2's); ``None``: the full time.
+    clock_left: tuple[float, float] | None = None
 
     @property
     def game(self) -> str:
@@ -295,6 +302,22 @@ class NimConfig:
         if self.opponent not in NIM_OPPONENTS:
             raise ConfigError(f"expected perfect, random or human, not {self.opponent[:30]!r}", "--opponent")
         check_heaps(self.heaps, self.rule)
+        self.new_clock()
+
+    def new_clock(self) -> GameClock | None:
+        """The game's clock (with a resumed game's time left), ``None`` without one; ``ConfigError`` names
+        ``--clock``."""
+        if self.clock is None:
+            return None
+        from tui.game_clock import GameClock, parse_time_control
+
+        try:
+            clock = GameClock(*parse_time_control(self.clock))
+        except ValueError as error:
+            raise ConfigError(str(error), "--clock") from None
+        if self.clock_left is not None:
+            clock.left = {Side.P1: self.clock_left[0], Side.P2: self.clock_left[1]}
+        return clock
 
 
 # --------------------------------------------------------------------------------------------------- Footstep

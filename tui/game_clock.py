@@ -91,6 +91,18 @@ class GameClock:
         hours, rest = divmod(whole, 3600)
         return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{whole // 60}:{whole % 60:02d}"
 
+    def control(self) -> str:
+        """The time control as ``--clock`` takes it: ``"5+3"`` (minutes, then seconds a move)."""
+        return f"{self.initial / 60:g}+{self.increment:g}"
+
+    def line(self, names: Mapping[Side, str], first: Side) -> str:
+        """``Clock:>you 4:59  sage 5:00``, ``first``'s clock first: the running side marked by ``>``, not by colour."""
+        parts = [
+            f"{'>' if side is self.running else ' '}{names[side]} {self.text(self.remaining(side))}"
+            for side in (first, first.other)
+        ]
+        return "Clock:" + "  ".join(parts)
+
     def tags(self) -> dict[str, str]:
         return {
             TIME_CONTROL_TAG: f"{self.initial:g}+{self.increment:g}",

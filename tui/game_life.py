@@ -59,6 +59,11 @@ def resignation(game: str, side: Side) -> Outcome:
     return Outcome.win(side.other, f"{side} resigned", game_type(game).max_payoff)
 
 
+def lost_on_time(game: str, side: Side) -> Outcome:
+    """``side``'s clock ran out: a loss, the whole stake, as a resignation is."""
+    return Outcome.win(side.other, f"{side} ran out of time", game_type(game).max_payoff)
+
+
 def concluded(record: Record, outcome: Outcome) -> Record:
     """``record`` with ``outcome`` (a resignation) as its result and termination, in the game's own result form."""
     record.tags["Result"] = game_type(record.tags["Game"]).result_text(outcome)

@@ -38,6 +38,7 @@ from tui.config import (
     NimConfig,
     TcgConfig,
 )
+from tui.game_clock import GameClock
 
 __all__ = ["GAMES", "Config", "GameEntry", "SavedGame", "game_entry", "game_of", "load_screen"]
 
@@ -189,11 +190,7 @@ def _geister_options(game: str) -> Callable[[argparse.ArgumentParser], None]:
             help="play on from this position (e.g. '1uu1/4/4/1BR1 1'): your colours given, the opponent's u/U "
             "drawn at random from its counts; you play the side to move unless --side says otherwise",
         )
-        parser.add_argument(
-            "--clock",
-            metavar="M+S",
-            help="a chess clock: M minutes each plus S seconds after each move (e.g. 5+3); out of time loses",
-        )
+        _clock_option(parser)
         # Player 1 still, but marked as not given: with --position the side to move is the default.
         parser.set_defaults(side=SideNotGiven("1"))
 
@@ -243,6 +240,14 @@ def _tcg_config(args: argparse.Namespace) -> Config:
     return config
 
 
+def _clock_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--clock",
+        metavar="M+S",
+        help="a chess clock: M minutes each plus S seconds after each move (e.g. 5+3); out of time loses",
+    )
+
+
 def _nim_options(parser: argparse.ArgumentParser) -> None:
     # Read as text here and by the configuration, whose message names the option (``ConfigError``).
     for name in ("heaps", "rule"):
@@ -255,6 +260,7 @@ def _nim_options(parser: argparse.ArgumentParser) -> None:
         metavar="NAME",
         help="perfect (default), random, or human: two people at one keyboard",
     )
+    _clock_option(parser)
     _common_options(parser)
 
 
@@ -267,7 +273,7 @@ def _nim_config(args: argparse.Namespace) -> Config:
         rule = parse_rule(args.rule)
     except NotationError as error:
         raise ConfigError(str(error), "--rule") from None
-    config = NimConfig(heaps, rule, args.misere, args.opponent, _side(args.side), args.seed)
+    config = NimConfig(heaps, rule, args.misere, args.opponent, _side(args.side), args.seed, clock=args.clock)
     config.check()
     return config
 
@@ -338,7 +344,12 @@ def _nim_resume(saved: SavedGame) -> Config:
         raise ConfigError("not a heap game")
     if saved.opponent not in NIM_OPPONENTS:
         raise ConfigError(f"the opponent is one of {', '.join(NIM_OPPONENTS)}, not {quoted(saved.opponent)}")
-    return NimConfig(start.heaps, final.rule, final.misere, saved.opponent, saved.human, saved.seed)
+    # The clock it was played with, and the time each side had: the game goes on with it.
+    clock = GameClock.from_tags(saved.tags)
+    control, left = (None, None) if clock is None else (clock.control(), (clock.left[Side.P1], clock.left[Side.P2]))
+    return NimConfig(
+        start.heaps, final.rule, final.misere, saved.opponent, saved.human, saved.seed, clock=control, clock_left=left
+    )
 
 
 def _goofspiel_resume(saved: SavedGame) -> Config:

@@ -21,7 +21,16 @@ from core.game import Game, Outcome, Side
 from core.game_type import MAX_SEED
 from core.games import game_type
 from core.record import Record
-from tui.game_life import TAKEBACKS_TAG, concluded, moves_by, read_takebacks, resignation, takebacks_text
+from tui.game_clock import GameClock
+from tui.game_life import (
+    TAKEBACKS_TAG,
+    concluded,
+    lost_on_time,
+    moves_by,
+    read_takebacks,
+    resignation,
+    takebacks_text,
+)
 from tui.games import GAMES, Config, SavedGame
 from tui.session import resumable
 
@@ -142,6 +151,7 @@ class LocalSession(Generic[StateT]):
         resumed: bool = False,
         tags: dict[str, str] | None = None,
         takebacks: bool = True,
+        clock: GameClock | None = None,
     ) -> None:
         self.state = state
         self.human = human
@@ -157,6 +167,12 @@ class LocalSession(Generic[StateT]):
         self.ending: Outcome | None = None
         #: Where the game is kept (``None``: nowhere, as in tests of the flow alone).
         self.keeper: GameKeeper | None = None
+        #: The chess clock, if the game has one: it follows the game's moves (``sync_clock``), the side to move's
+        #: time running; in a game of simultaneous moves the user's, since the AI answers at once.
+        self.clock = clock
+        self._clock_plies = len(state.history())
+        if clock is not None and not self.over:
+            clock.start(self._clock_side())
 
     @property
     def over(self) -> bool:
@@ -187,6 +203,45 @@ class LocalSession(Generic[StateT]):
         self.ending = resignation(self.state.game_name, side)
         return self.ending
 
+    # ---- the clock
+
+    def _clock_side(self) -> Side:
+        return self.human if self.simultaneous else Side(self.state.current_player())
+
+    def sync_clock(self) -> None:
+        """After any change to the game: each move or round made since stops its mover's time (adding the
+        increment) and runs the other's; a takeback only sets the side to move's time running again."""
+        clock = self.clock
+        if clock is None:
+            return
+        plies = len(self.state.history())
+        if self.over:
+            clock.stop()
+        else:
+            for _ in range(max(0, plies - self._clock_plies)):
+                if self.simultaneous:  # both chose: each gets its increment, and the user's time runs again
+                    clock.moved(self.human)
+                    clock.moved(self.human.other)
+                else:
+                    clock.moved(clock.running or Side(self.state.current_player()).other)
+            clock.start(self._clock_side())
+        self._clock_plies = plies
+
+    def check_clock(self) -> Outcome | None:
+        """A flag fallen: the side whose time ran out loses (``ending``); the outcome, or ``None``."""
+        if self.clock is None or self.over:
+            return None
+        flagged = self.clock.flagged()
+        if flagged is None:
+            return None
+        self.clock.stop()
+        self.ending = lost_on_time(self.state.game_name, flagged)
+        return self.ending
+
+    def clock_text(self, names: dict[Side, str]) -> str:
+        """``Clock:>you 4:59  perfect 5:00``: the running side marked by ``>``, not by colour; ``""`` without one."""
+        return "" if self.clock is None else self.clock.line(names, self.human)
+
     def takeback_refusal(self) -> str | None:
         """Why the user may not take a move back now (``None``: they may)."""
         if self.over:
@@ -207,6 +262,8 @@ class LocalSession(Generic[StateT]):
         it (Goofspiel's deck) only what has been shown (``GameType.in_progress_tags``); the secret has the seed and
         the full values of those tags."""
         tags = {**self.tags, TAKEBACKS_TAG: takebacks_text(self.takebacks)}
+        if self.clock is not None:
+            tags.update(self.clock.tags())
         record = game_record(self.state, self.human, self.opponent, self.seed if self.over else None, tags)
         if self.ending is not None:
             concluded(record, self.ending)
