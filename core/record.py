@@ -22,10 +22,11 @@ import re
 import secrets
 import stat
 import tempfile
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from core.errors import IllegalMoveError, NotationError, RecordError, clipped, quoted
 from core.game import Game, Outcome, Side
@@ -315,33 +316,114 @@ def prepare_record_folder(folder: Path) -> None:
 #: How the temporary file is opened: made here and now (never an existing file, never through a symbolic link).
 _CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
 
+#: A temporary file (or scratch folder) untouched for this long is no writer's any more, and is removed when its
+#: folder is opened (``remove_stale_temporaries``). A record or a save is written in milliseconds and the largest
+#: solved table in seconds, each write touching the file as it goes: an hour leaves a second nashplay that is
+#: writing right now (or a slow disk) far more than it needs, and still clears a killed write's file the next day.
+STALE_TEMPORARY_SECONDS = 3600.0
+
+#: The names ``temporary_name`` makes (a dot, the target's name, 12 hex digits, ``.tmp``): nothing else is taken
+#: for a leftover, so a file of the user's own is never removed. (DOTALL: a file name may hold a newline.)
+_TEMPORARY_NAME = re.compile(r"\..+\.[0-9a-f]{12}\.tmp", re.DOTALL)
+
 
 def write_text_atomically(path: Path, text: str, private: bool = False) -> None:
-    """Write ``text`` to ``path`` through a uniquely named temporary file beside it and a rename, so a reader never
-    sees half a file and two processes writing one path never share a temporary file: the last rename wins whole.
-    The temporary file is removed if anything fails.
+    """Write ``text`` to ``path`` as UTF-8, whole or not at all (see ``replacing``)."""
+    with replacing(path, private) as file:
+        file.write(text.encode("utf-8"))
+
+
+@contextlib.contextmanager
+def replacing(path: Path, private: bool = False) -> Iterator[BinaryIO]:
+    """A binary file to write ``path``'s new content into; when the block ends, it replaces ``path`` whole. Every
+    writer of saves, records, settings and caches goes through here.
+
+    The content goes to a uniquely named temporary file beside ``path`` (``temporary_name``), which is synced to the
+    disk and then renamed over ``path``, and the folder is synced after the rename: a reader never sees half a file,
+    two processes writing one path never share a temporary file (the last rename wins whole), and after a power cut
+    the file is either the old one or the new one, never an empty one (a rename can reach the disk before the data
+    it names). If the block or the write fails, the temporary file is removed; a kill leaves it, and it is removed
+    when its folder is next opened (``remove_stale_temporaries``).
 
     The file gets the mode that writing it in place would give it: an existing file keeps its own, a new one gets
     what the umask leaves of 0666 (``mkstemp``, used before, made every record and setting 0600). ``private`` files
     (the saved games' secrets) are 0600 whatever the umask or an earlier mode."""
     handle, temporary = _create_beside(path, 0o600 if private else 0o666)
     try:
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
+        with os.fdopen(handle, "wb") as file:
             if not private:
                 with contextlib.suppress(FileNotFoundError):
                     os.fchmod(file.fileno(), stat.S_IMODE(path.stat().st_mode) & 0o777)
-            file.write(text)
-        temporary.replace(path)
+            yield file
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(temporary, path)
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
+    _sync_folder(path.parent)
+
+
+def _sync_folder(folder: Path) -> None:
+    """Sync ``folder``'s entries (a rename just made in it) to the disk, where the platform allows: Windows cannot
+    open a folder, and some file systems refuse to sync one. The rename has happened either way, so a refusal is
+    not an error."""
+    try:
+        descriptor = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return
+    try:
+        os.fsync(descriptor)
+    except OSError:
+        pass
+    finally:
+        os.close(descriptor)
+
+
+def temporary_name(name: str) -> str:
+    """A fresh name for a temporary file that will become the file ``name``: hidden, and recognised as a leftover
+    by ``is_temporary_name``."""
+    return f".{name}.{secrets.token_hex(6)}.tmp"
+
+
+def is_temporary_name(name: str) -> bool:
+    """Whether ``name`` is one that ``temporary_name`` makes."""
+    return _TEMPORARY_NAME.fullmatch(name) is not None
+
+
+def remove_stale_temporaries(
+    folder: Path,
+    now: float | None = None,
+    age: float = STALE_TEMPORARY_SECONDS,
+    ours: Callable[[str], bool] = is_temporary_name,
+) -> list[Path]:
+    """Remove the temporary files a killed write left in ``folder`` (not below it): the ones ``ours`` recognises by
+    name (by default those ``temporary_name`` makes) and untouched for ``age`` seconds before ``now`` (default: the
+    time now). A younger one may be another process's write in progress, and is left to it. Returns what was
+    removed; a folder that cannot be read, or a file that cannot be removed, is passed over in silence (cleaning is
+    a convenience, never a reason to stop)."""
+    limit = (time.time() if now is None else now) - age
+    removed = []
+    try:
+        with os.scandir(folder) as entries:
+            candidates = [entry for entry in entries if ours(entry.name)]
+    except OSError:
+        return []
+    for entry in candidates:
+        try:
+            if entry.is_file(follow_symlinks=False) and entry.stat(follow_symlinks=False).st_mtime < limit:
+                os.unlink(entry.path)
+                removed.append(Path(entry.path))
+        except OSError:  # gone already (another nashplay cleaned it), or not ours to remove
+            continue
+    return removed
 
 
 def _create_beside(path: Path, mode: int) -> tuple[int, Path]:
-    """A new temporary file beside ``path`` (``.<name>.<random>.tmp``), open for writing; ``mode`` less the umask,
-    as ``open`` creates a file."""
+    """A new temporary file beside ``path`` (``temporary_name``), open for writing; ``mode`` less the umask, as
+    ``open`` creates a file."""
     for _ in range(100):
-        temporary = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
+        temporary = path.with_name(temporary_name(path.name))
         try:
             return os.open(temporary, _CREATE, mode), temporary
         except FileExistsError:  # 48 random bits taken already: another writer's, or a leftover; draw again

@@ -3,7 +3,8 @@
 A table is a set of named numpy arrays saved as one ``.npz`` (no pickles) together with what it was built from
 (name, parameters, format version) and a SHA-256 of every array. Loading checks all of that; anything wrong
 (truncated file, edited bytes, an older format, other parameters) means the table is rebuilt and rewritten, and
-the caller is told why. Writes go to a temporary file first, so a crash never leaves half a table behind.
+the caller is told why. Writes go through the one atomic write (``core.record.replacing``), so a crash never leaves
+half a table behind, and a killed write's temporary file is removed at the next write.
 """
 
 from __future__ import annotations
@@ -12,13 +13,15 @@ import hashlib
 import json
 import math
 import os
-import threading
+import re
 import zipfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+
+from core.record import is_temporary_name, remove_stale_temporaries, replacing
 
 Arrays = dict[str, np.ndarray]
 
@@ -104,11 +107,22 @@ def _write(path: Path, arrays: Mapping[str, np.ndarray], name: str, params: Mapp
     payload = dict(arrays)
     payload["__meta__"] = np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8)
     path.parent.mkdir(parents=True, exist_ok=True)
-    # Unique per process and thread: two solves of the same table (two windows, or two workers) must not share it.
-    temporary = path.with_name(path.name + f".{os.getpid()}.{threading.get_ident()}.tmp")
-    with temporary.open("wb") as handle:
+    # A killed write of a table (hundreds of MB for the largest) leaves its temporary file: the folder is cleaned of
+    # old ones whenever a table is written.
+    remove_stale_temporaries(path.parent, ours=_temporary_of_ours)
+    # The one atomic write (a temporary file of its own, synced, renamed): two solves of the same table (two windows,
+    # or two workers) never share a temporary file, and a crash never leaves half a table behind.
+    with replacing(path) as handle:
         np.savez(handle, **payload)  # type: ignore[arg-type]
-    temporary.replace(path)
+
+
+#: The temporary files this cache wrote before it wrote through ``core.record.replacing``
+#: (``<table>.npz.<pid>.<thread>.tmp``): a killed write of an older nashplay left them behind.
+_OLD_TEMPORARY = re.compile(r".+\.npz\.[0-9]+\.[0-9]+\.tmp")
+
+
+def _temporary_of_ours(name: str) -> bool:
+    return is_temporary_name(name) or _OLD_TEMPORARY.fullmatch(name) is not None
 
 
 def load_or_build(

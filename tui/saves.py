@@ -25,6 +25,8 @@ import json
 import os
 import re
 import secrets
+import shutil
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -34,8 +36,15 @@ from typing import IO
 from core.errors import RecordError, clipped
 from core.game import Side
 from core.games import GAME_TYPES, units_of
-from core.record import Record, prepare_record_folder, write_text_atomically
+from core.record import (
+    STALE_TEMPORARY_SECONDS,
+    Record,
+    prepare_record_folder,
+    remove_stale_temporaries,
+    write_text_atomically,
+)
 from tui.game_life import concluded, resignation
+from tui.storage import state_dir
 
 try:  # POSIX; elsewhere games are not locked (two instances could then both resume one game)
     import fcntl
@@ -54,6 +63,10 @@ RECORDS_FOLDER = "records"
 CONTEST_FOLDER = "contest"
 #: The recent-games list shows at most this many games (newest first).
 MAX_RECENT = 40
+#: The state folder's folder of scratch folders (a review's progress, which its process writes and the app reads):
+#: nashplay's own, so that what a killed nashplay left there is found and removed at the next start, which the
+#: system's temporary folder would keep until a reboot (or for ever).
+SCRATCH_FOLDER = "tmp"
 
 
 class SaveFolderError(OSError):
@@ -229,6 +242,20 @@ class SaveStore:
         self._clock = clock
         #: How many unfinished games the last ``unfinished()`` left out (past ``MAX_LISTED``), for the menu to say.
         self.unlisted = 0
+        self.clean()
+
+    def clean(self) -> list[Path]:
+        """Remove what killed writes left in the state folder (asked when it is opened, at start-up): the temporary
+        files of saves, records, settings and opponents' profiles, and the scratch folders of reviews, each once it
+        is old enough to be no running nashplay's (``STALE_TEMPORARY_SECONDS``). Returns what was removed; never
+        raises (a folder that cannot be cleaned is still a folder that can be used)."""
+        now = self._clock()
+        removed: list[Path] = []
+        opponents = self.state / "opponents"  # what our AI keeps of each opponent (``tui.opponents``, a floor above)
+        for folder in (self.state, self.folder, self.records, self.state / CONTEST_FOLDER, opponents):
+            removed += remove_stale_temporaries(folder, now)
+        removed += remove_stale_scratch(self.state / SCRATCH_FOLDER, now)
+        return removed
 
     def new_slot(self) -> SaveSlot:
         """A slot of its own for a game that starts now (unique even for two processes starting in one second)."""
@@ -381,6 +408,46 @@ def _mtime(path: Path) -> float:
         return path.stat().st_mtime
     except OSError:
         return 0.0
+
+
+def scratch_folder(kind: str, state: Path | None = None) -> Path:
+    """A new, empty folder of its own for a temporary ``kind`` of work (``"review"``), under the state folder's
+    ``tmp/`` (``state``: the state folder, by default ``tui.storage.state_dir()``). Its maker removes it when done;
+    a kill leaves it, and the next start removes it (``SaveStore.clean``). A state folder that cannot take it (read
+    only, full) gives one in the system's temporary folder, as before: the work is worth doing all the same."""
+    if state is None:
+        state = state_dir()
+    try:
+        parent = state / SCRATCH_FOLDER
+        parent.mkdir(parents=True, exist_ok=True)
+        return Path(tempfile.mkdtemp(prefix=f"{kind}-", dir=parent))
+    except OSError:
+        return Path(tempfile.mkdtemp(prefix=f"nashplay-{kind}-"))
+
+
+def remove_stale_scratch(parent: Path, now: float | None = None, age: float = STALE_TEMPORARY_SECONDS) -> list[Path]:
+    """Remove the scratch folders in ``parent`` that nothing has touched for ``age`` seconds before ``now``: neither
+    the folder nor anything in it (a review in progress in another nashplay writes its progress there after every
+    move, so its folder stays). Returns what was removed; never raises."""
+    limit = (time.time() if now is None else now) - age
+    removed = []
+    try:
+        with os.scandir(parent) as entries:
+            folders = [Path(entry.path) for entry in entries if entry.is_dir(follow_symlinks=False)]
+    except OSError:
+        return []
+    for folder in folders:
+        try:
+            with os.scandir(folder) as entries:
+                touched = max(
+                    [folder.lstat().st_mtime, *(entry.stat(follow_symlinks=False).st_mtime for entry in entries)]
+                )
+        except OSError:
+            continue
+        if touched < limit:
+            shutil.rmtree(folder, ignore_errors=True)
+            removed.append(folder)
+    return removed
 
 
 def iter_descriptions(slots: list[SaveSlot]) -> Iterator[tuple[SaveSlot, str]]:

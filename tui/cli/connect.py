@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from core.contest import DEFAULT_BUDGET, DEFAULT_PER_MOVE, DEFAULT_PLY_LIMIT, FIRST_PORT, parse_red_letters
 from core.errors import NotationError, quoted
-from core.record import prepare_record_folder
+from core.record import prepare_record_folder, remove_stale_temporaries
 from solvers.catalogue import make_player, players_for, strongest
 from solvers.stats import wilson
 from tui.arguments import seed_number
@@ -232,19 +232,25 @@ def check_args(args: argparse.Namespace, parser: argparse.ArgumentParser) -> str
 
 def save_dir_for(args: argparse.Namespace) -> Path | None:
     """Where the records go: ``--save`` (checked by ``check_args``), else the state folder's ``contest/``; ``None``
-    when that cannot take them, which is said once on stderr (the games are worth playing all the same)."""
+    when that cannot take them, which is said once on stderr (the games are worth playing all the same). The folder
+    is cleaned of the temporary files killed writes left (``core.record.remove_stale_temporaries``)."""
     if args.save is not None:
-        return Path(args.save).expanduser()
-    folder = _default_save_dir()
-    try:
-        prepare_record_folder(folder)
-    except OSError as error:
-        print(
-            f"nashplay connect: game records will not be saved: cannot write in {folder}: {error.strerror or error}",
-            file=sys.stderr,
-            flush=True,
-        )
-        return None
+        folder = Path(args.save).expanduser()
+    else:
+        folder = _default_save_dir()
+        try:
+            prepare_record_folder(folder)
+        except OSError as error:
+            print(
+                f"nashplay connect: game records will not be saved: cannot write in {folder}: "
+                f"{error.strerror or error}",
+                file=sys.stderr,
+                flush=True,
+            )
+            return None
+    # The records are written through temporary files, as the app's are: what a killed connect left there goes now
+    # (a folder named by --save is one the app never opens, so it would never go otherwise).
+    remove_stale_temporaries(folder)
     return folder
 
 
