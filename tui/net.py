@@ -354,7 +354,8 @@ async def open_game(
     reported as a ``Connecting`` event. ``settings.connect_deadline`` bounds the time spent *without* a connection
     (refused attempts and the back-off waits), not the time a connection waits in the server's queue, which can be
     a whole game: that wait is bounded, per connection, by ``settings.start_timeout``. Never probes: a connection
-    that succeeds is kept, because the server makes every connection a player.
+    that succeeds is kept, because the server makes every connection a player. A first message other than ``SET?``
+    (a result, above all) is a ``ServerProtocolError``, with no record: no game had begun.
     """
     loop = asyncio.get_running_loop()
     emit: EventCallback = on_event or (lambda event: None)
@@ -393,6 +394,14 @@ async def open_game(
                 await connection.close()
                 raise
             else:
+                if not isinstance(message, SetRequest):
+                    # Only SET? begins a game: a result before it ends no game of ours, and counting it (a WON: first
+                    # was taken for a win, and recorded as one) would let any server hand out results.
+                    await connection.close()
+                    raise ServerProtocolError(
+                        f"the server sent {line!r} before any SET?, which alone begins a game: a protocol error, "
+                        "not a result; nothing is recorded, and the connection is closed"
+                    )
                 return connection, message, line
         if failing >= deadline:
             hint = (
@@ -464,12 +473,16 @@ class _Game:
         settings: ContestSettings,
         game: ContestGame,
         emit: EventCallback,
+        keep: Callable[[], object] = lambda: None,
     ) -> None:
         self.connection = connection
         self.player = player
         self.settings = settings
         self.game = game
         self.emit = emit
+        #: Called after every move the mirror takes (the opponent's, read from a board; ours, once accepted): the
+        #: record of the game so far is kept on disk, so that a kill loses at most the move in hand.
+        self.keep = keep
         self.ours = Clock(settings.budget, settings.per_move, settings.whole_seconds)
         self.theirs = Clock(settings.budget, settings.per_move, settings.whole_seconds)
         self.running: Literal["ours", "theirs"] | None = None
@@ -510,9 +523,7 @@ class _Game:
     async def play(self, message: Message, line: str) -> Outcome:
         """The game, from the server's first message (``SET?``, read by ``open_game``)."""
         connection, game = self.connection, self.game
-        if isinstance(message, GameOver):
-            return self._game_over(message, line)
-        if not isinstance(message, SetRequest):
+        if not isinstance(message, SetRequest):  # a result first was once taken as the game's: open_game refuses it
             raise ServerProtocolError(f"the server opened with {line!r} instead of SET?")
         view = game.setup_view()
         self.emit(SetupRequested(view))
@@ -545,6 +556,7 @@ class _Game:
                 captured = game.on_accepted(message)
                 awaiting = None
                 self.run_clock("theirs")
+                self.keep()
                 self.emit(PositionChanged(game.view(), None, own, captured, self.clocks(), None))
                 continue
             if isinstance(message, SetRequest):
@@ -554,6 +566,7 @@ class _Game:
                 raise ServerProtocolError(f"the server asked for a move before answering our {awaiting}")
             self.run_clock("ours")
             opponent_move = game.on_board(message.board, line)
+            self.keep()  # the first board too: the side it tells is in the record's name
             view = game.view()
             self.emit(PositionChanged(view, opponent_move, None, None, self.clocks(), message.board))
             chosen = await self._choose(view)
@@ -658,8 +671,10 @@ async def play_game(
     which side we really are. ``name`` (default: the player's) and ``opponent`` go into the record's player tags;
     ``tags`` adds more. A game begins with the server's ``SET?``: connections refused or dropped before it are
     retried (``open_game``), and no record is written for them. Once it has begun, the record is saved in
-    ``save_dir`` (if given) however the game ends; on failure a ``ContestError`` says why and carries the record so
-    far. Cancelling the task saves the record too (and reports it as ``GameAborted`` before the cancellation goes on).
+    ``save_dir`` (if given) after every move, unfinished (``*``), and at the end however the game ends, at the one
+    path (so that even a kill loses at most the move in hand); on failure a ``ContestError`` says why and carries
+    the record so far. Cancelling the task saves the record too (and reports it as ``GameAborted`` before the
+    cancellation goes on).
     """
     settings = settings or ContestSettings()
     emit: EventCallback = on_event or (lambda event: None)
@@ -667,23 +682,28 @@ async def play_game(
     game = ContestGame(side or side_for_port(port), settings.ply_limit)
     # Nothing before the server's first message is a game: no record is written for it, whatever fails.
     connection, first, first_line = await open_game(host, port, settings, on_event)
-    session = _Game(connection, player, settings, game, emit)
     record_tags = {"Site": f"{host}:{port}", "Date": time.strftime("%Y.%m.%d"), **(tags or {})}
     finished = False
+    #: The record's file, named at its first write and kept to the end: the game so far is written there after every
+    #: move (unfinished, ``*``) and replaced at each (atomically), and the finished record replaces it in turn.
+    path: Path | None = None
 
     def save() -> tuple[Record, Path | None]:
+        nonlocal path
         # The side is known for sure only after the first board, so the player tags are written last.
         players = {f"Player{game.side.number}": name or player.name, f"Player{game.side.other.number}": opponent}
         record = game.record({**players, **record_tags})
         if save_dir is None:
             return record, None
-        path = record_path(save_dir, game_number, game.side)
+        if path is None:
+            path = record_path(save_dir, game_number, game.side)
         try:
             record.save(path)
-        except OSError:
+        except OSError:  # a full disk, a folder removed since: the game goes on, and its line says so at the end
             return record, None
         return record, path
 
+    session = _Game(connection, player, settings, game, emit, keep=save)
     try:
         outcome = await session.play(first, first_line)
         finished = True

@@ -2,8 +2,9 @@
 
 Headless play is the contest format: game after game, closing after each result and reconnecting (with retries)
 for the next, one line per game and a summary at the end (wins, draws, losses, and a 95% Wilson interval of the
-win rate). Every game's record is saved, with the server's board strings as comments, however the game ends:
-a result, an error, Ctrl-C, SIGTERM or SIGHUP. A connection the server drops before ``SET?`` is not a game (no
+win rate). Every game's record is saved, with the server's board strings as comments, after every move (unfinished
+until the end, so that even ``kill -9`` loses at most the move in hand) and however the game ends: a result, an
+error, Ctrl-C, SIGTERM or SIGHUP. A connection the server drops before ``SET?`` is not a game (no
 record, no error); a few failed games in a row stop the run.
 
 Nothing heavy is imported at module level: ``nashplay --help`` must not load numpy (the search AIs do).
