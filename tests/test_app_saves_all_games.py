@@ -6,8 +6,11 @@ save of any game is set aside with one line and the app starts."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
+import functools
 import json
+import shutil
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -185,25 +188,84 @@ def game_screen(app: NashplayApp) -> Screen:
 # ------------------------------------------------------------------------------------------------ resume
 
 
+@dataclasses.dataclass(frozen=True)
+class Played:
+    """A game of ``GAMES`` driven through its few moves in an app that was then quit: its state folder's ``games/``
+    as the quit left it, and what the app showed and wrote while the game was on."""
+
+    games: Path
+    screen: type[Screen]
+    moves: list[str]
+    where: str
+    seed: int
+    deck: str | None
+    takebacks: Any
+    over: bool
+    #: The save slots while the game was on, and once the app had quit.
+    slots_playing: list[Path]
+    slots_after: list[Path]
+    #: The slot's record and its secret as they were while the game was on.
+    public: str
+    secret: str
+
+    def resume_in(self, state_dir: Path) -> Path:
+        """This game's save, copied into ``state_dir`` as the quit left it; its slot's record."""
+        shutil.copytree(self.games, state_dir / "games")
+        [saved] = slots(state_dir)
+        return saved
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Played]:
+    """Each game of ``GAMES`` played once on this worker (in a state folder of its own), for every test that resumes
+    it: an app driving a game is most of such a test's time, and the game and its save are the same each time."""
+
+    @functools.cache
+    def play(name: str) -> Played:
+        config, drive, _ = GAMES[name]
+        folder = tmp_path_factory.mktemp(f"played-{name}")
+        state = folder / "state"
+
+        async def test() -> Played:
+            app = app_for(config)
+            async with app.run_test(size=SIZE) as pilot:
+                await drive(app, pilot)
+                screen = game_screen(app)
+                playing = slots(state)
+                texts = [(path.read_text(), path.with_suffix(".secret").read_text()) for path in playing]
+                deck = deck_of(screen) if name == "goofspiel" else None
+                seen = (type(screen), moves_of(screen), state_text(screen.state), screen.seed, deck)
+                takebacks, over = screen.session.takebacks, screen.state.is_terminal()
+            public, secret = texts[0] if len(texts) == 1 else ("", "")
+            return Played(state / "games", *seen, takebacks, over, playing, slots(state), public, secret)
+
+        with pytest.MonkeyPatch.context() as patch:  # as the ``state_dir`` fixture does for a test
+            patch.setenv("NASHPLAY_STATE_DIR", str(state))
+            patch.setenv("NASHPLAY_CACHE_DIR", str(folder / "cache"))
+            patch.chdir(folder)
+            return asyncio.run(test())
+
+    return play
+
+
 @pytest.mark.parametrize("name", list(GAMES))
-def test_a_game_in_progress_is_offered_on_the_menu_and_resumed_as_it_was(name: str, state_dir: Path) -> None:
-    config, drive, words = GAMES[name]
+def test_a_game_in_progress_is_offered_on_the_menu_and_resumed_as_it_was(
+    name: str, state_dir: Path, played: Callable[[str], Played]
+) -> None:
+    config, _, words = GAMES[name]
+    first = played(name)
+    moves, where, seed = first.moves, first.where, first.seed
+    assert len(moves) >= 2 and not first.over
+    [saved] = first.slots_playing
+    # What the user may open (the slot's record) hides the seed that would foretell the opponent's choices.
+    public = Record.parse(first.public)
+    assert "Seed" not in public.tags and [m.text for m in public.moves] == moves
+    secret = json.loads(first.secret)["tags"]
+    assert secret == {"Seed": str(seed), **({"Deck": first.deck} if name == "goofspiel" else {})}
+    assert first.slots_after == [saved]  # quitting keeps it
+    saved = first.resume_in(state_dir)  # the same slot, in this test's state folder
 
     async def test() -> None:
-        first = app_for(config)
-        async with first.run_test(size=SIZE) as pilot:
-            await drive(first, pilot)
-            played = game_screen(first)
-            moves, where, seed = moves_of(played), state_text(played.state), played.seed
-            assert len(moves) >= 2 and not played.state.is_terminal()
-            [saved] = slots(state_dir)
-            # What the user may open (the slot's record) hides the seed that would foretell the opponent's choices.
-            public = Record.load(saved)
-            assert "Seed" not in public.tags and [m.text for m in public.moves] == moves
-            secret = json.loads(saved.with_suffix(".secret").read_text())["tags"]
-            assert secret == {"Seed": str(seed), **({"Deck": deck_of(played)} if name == "goofspiel" else {})}
-        assert slots(state_dir) == [saved]  # quitting keeps it
-
         second = NashplayApp(ai_delay=0)
         async with second.run_test(size=SIZE) as pilot:
             await pilot.pause()
@@ -215,10 +277,10 @@ def test_a_game_in_progress_is_offered_on_the_menu_and_resumed_as_it_was(name: s
             await pilot.press("enter")
             await settle_workers(second, pilot)
             resumed = game_screen(second)
-            assert type(resumed) is type(played)
+            assert type(resumed) is first.screen
             assert moves_of(resumed) == moves and state_text(resumed.state) == where
             # The same opponent, side, options and seed, and the takeback policy it was played under, now explicit.
-            assert resumed.config == dataclasses.replace(config, takebacks=played.session.takebacks)
+            assert resumed.config == dataclasses.replace(config, takebacks=first.takebacks)
             assert resumed.seed == seed
             assert resumed.keeper is not None and resumed.keeper.slot is not None
             assert resumed.keeper.slot.id == saved.stem  # going on in its own slot
@@ -247,15 +309,14 @@ def test_esc_to_the_menu_offers_the_game_just_left_at_the_top(name: str, state_d
 
 
 @pytest.mark.parametrize("name", list(GAMES))
-def test_the_resumed_game_goes_on_in_its_slot_and_its_end_goes_to_records(name: str, state_dir: Path) -> None:
+def test_the_resumed_game_goes_on_in_its_slot_and_its_end_goes_to_records(
+    name: str, state_dir: Path, played: Callable[[str], Played]
+) -> None:
     """Resumed, played on to its end: the slot is cleared and the whole record (its seed now revealed) is in
     ``records/``, replaying to the game's last state."""
-    config, drive, _ = GAMES[name]
+    played(name).resume_in(state_dir)
 
     async def test() -> None:
-        first = app_for(config)
-        async with first.run_test(size=SIZE) as pilot:
-            await drive(first, pilot)
         second = NashplayApp(ai_delay=0)
         async with second.run_test(size=SIZE) as pilot:
             await pilot.pause()
@@ -510,14 +571,12 @@ def test_a_damaged_save_of_any_game_is_set_aside_with_one_line(damage: str, stat
 
 
 @pytest.mark.parametrize("name", list(GAMES))
-def test_a_save_damaged_after_the_menu_listed_it_is_set_aside_when_resumed(name: str, state_dir: Path) -> None:
-    config, drive, _ = GAMES[name]
+def test_a_save_damaged_after_the_menu_listed_it_is_set_aside_when_resumed(
+    name: str, state_dir: Path, played: Callable[[str], Played]
+) -> None:
+    saved = played(name).resume_in(state_dir)
 
     async def test() -> None:
-        first = app_for(config)
-        async with first.run_test(size=SIZE) as pilot:
-            await drive(first, pilot)
-        [saved] = slots(state_dir)
         app = NashplayApp(ai_delay=0)
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
