@@ -419,7 +419,8 @@ def test_sigterm_ends_the_app_and_saves_the_game_so_far(tmp_path: Path) -> None:
 
 
 def test_the_advice_panel_searches_on_the_users_turn(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(ServerGameScreen, "ADVICE_BUDGET", 1.0)
+    # One slice of search is the whole budget: the panel shows a report, then the search's end ("done").
+    monkeypatch.setattr(ServerGameScreen, "ADVICE_BUDGET", 0.3)
     monkeypatch.setattr(ServerGameScreen, "ADVICE_SLICE", 0.3)
 
     async def test() -> None:
