@@ -11,6 +11,7 @@ import random
 import threading
 from pathlib import Path
 
+import pytest
 from pilot_helpers import close_game_over, first_move, play_app, run, settle, type_move, view_of, wait_for
 from textual import events
 from textual.pilot import Pilot
@@ -586,10 +587,12 @@ def test_a_picked_piece_shows_at_once() -> None:
     run(test)
 
 
-def test_the_chances_of_blue_on_the_board_move_with_the_evidence() -> None:
+def test_the_chances_of_blue_on_the_board_move_with_the_evidence(monkeypatch: pytest.MonkeyPatch) -> None:
     """In a real game every piece stayed at 50% for 16 moves. With the advice on, a telling sequence (player 2's
     e5 runs down the f file toward its exit f1 while we shuffle on the other wing: a blue runner's way) must move
     the digits on the board: that piece above the others."""
+    # The chances come with the search's first report: a short first slice brings it sooner.
+    monkeypatch.setattr(GameScreen, "ADVICE_SLICE", 0.1)
 
     async def test() -> None:
         config = GeisterConfig("geister", Side.P1, "random", "BRRBBRRB", 5)
