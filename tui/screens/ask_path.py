@@ -1,7 +1,9 @@
-"""Small dialogs: a record file to open, a contest server to play on, and a yes-or-no question."""
+"""Small dialogs: a record file to open, a contest server to play on, and a yes-or-no question; and where a path
+typed in the app's prompts for a file (this dialog's, the save prompt's) leads."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import ClassVar
 
@@ -14,10 +16,45 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
 from core.contest import FIRST_PORT
+from tui.storage import state_dir
+
+#: Set (to 1) by ``nashplay serve`` in each visitor's app (``tui.web.server.WEB_VISITOR_ENV``): whoever has the URL
+#: types in the prompts, so a file they name must stay in the visitor's folder, the app's state folder.
+WEB_VISITOR = "NASHPLAY_WEB_VISITOR"
+_REFUSED = "Refused: in the browser, files stay in your own folder (a path like records/game.ngr)"
+
+
+class PathRefusedError(ValueError):
+    """A path typed by a web visitor that leads out of their folder; its text is the one line that says so."""
+
+
+def prompt_path(text: str) -> Path:
+    """The file a prompt's ``text`` names (the record to save, the record to replay): ``~`` expanded, relative to
+    the working directory.
+
+    In a visitor's app of ``nashplay serve`` it must lead inside the visitor's folder once ``..``, ``~`` and
+    symbolic links are followed, or ``PathRefusedError`` says no (nothing is read or written); the path returned is
+    then the resolved one, so what is opened is what was checked. Elsewhere the user's own files go anywhere."""
+    if os.environ.get(WEB_VISITOR) != "1":
+        try:
+            return Path(text).expanduser()
+        except RuntimeError:  # "~someone" who is not a user here: a name like any other
+            return Path(text)
+    if text.startswith("~"):  # the home of the account that serves, or of another: never the visitor's folder
+        raise PathRefusedError(_REFUSED)
+    try:
+        folder = state_dir().resolve()
+        path = (Path.cwd() / text).resolve()
+    except (OSError, RuntimeError, ValueError):  # a loop of links, a NUL, a name the file system cannot take
+        raise PathRefusedError(_REFUSED) from None
+    if path == folder or not path.is_relative_to(folder):
+        raise PathRefusedError(_REFUSED)
+    return path
 
 
 class AskPath(ModalScreen[str | None]):
-    """Ask for a record file to open; dismissed with the path, or ``None`` when cancelled."""
+    """Ask for a record file to open; dismissed with the path, or ``None`` when cancelled. A path a web visitor may
+    not open is refused here, and the dialog stays for another."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
@@ -25,10 +62,24 @@ class AskPath(ModalScreen[str | None]):
         with Vertical(id="ask-path"):
             yield Label("Record file to replay (Enter opens, Esc cancels):", classes="one-line")
             yield Input(value=str(Path.cwd()) + "/", id="path")
+            problem = Static(id="path-problem", classes="one-line")
+            problem.display = False  # shown only to refuse a path: the dialog keeps its size until then
+            yield problem
 
     @on(Input.Submitted)
     def _submit(self, event: Input.Submitted) -> None:
-        self.dismiss(event.value.strip() or None)
+        text = event.value.strip()
+        if not text:
+            self.dismiss(None)
+            return
+        try:
+            path = prompt_path(text)
+        except PathRefusedError as refused:
+            problem = self.query_one("#path-problem", Static)
+            problem.update(Text(str(refused), style="bold"))
+            problem.display = True
+            return
+        self.dismiss(str(path))
 
     def action_cancel(self) -> None:
         self.dismiss(None)

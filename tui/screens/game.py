@@ -29,6 +29,7 @@ from tui.config import GeisterConfig
 from tui.game_life import may_abort
 from tui.messages import OpenGame, OpenReplay, OpenReview, ShowMenu
 from tui.saves import GameKeeper, SaveSlot
+from tui.screens.ask_path import PathRefusedError, prompt_path
 from tui.screens.base import OpponentFailed, OpponentMoved
 from tui.screens.board_screen import BoardScreen
 from tui.screens.game_over import GameOverSummary
@@ -506,7 +507,12 @@ class GameScreen(BoardScreen):
         if not text:
             return
         if self.input_mode == "save":
-            self._save_to(Path(text).expanduser())
+            try:
+                path = prompt_path(text)  # a web visitor's stays in their folder
+            except PathRefusedError as refused:
+                self.say(str(refused), error=True)
+                return
+            self._save_to(path)
             return
         self.play_text(text)
 
