@@ -199,19 +199,20 @@ def test_hosts_are_read_as_addresses_or_names() -> None:
     assert serve_command.host_text("games.example.org") == "games.example.org"
 
 
-def test_a_token_is_made_only_off_the_loopback() -> None:
+def test_a_token_is_made_on_every_address() -> None:
+    # The loopback too: every account of the machine reaches it (test_serve_safety.py has the rest).
     parser = serve_command_parser()
-    for host in ("127.0.0.1", "localhost", "::1", "127.0.0.2"):
-        assert serve_command.settings_from_args(parser.parse_args(["serve", "--host", host])).token is None, host
-    for host in ("0.0.0.0", "::", "192.0.2.1", "games.example.org"):
+    for host in ("127.0.0.1", "localhost", "::1", "0.0.0.0", "::", "192.0.2.1", "games.example.org"):
         token = serve_command.settings_from_args(parser.parse_args(["serve", "--host", host])).token
         assert token is not None and len(token) >= 32, host
     one = serve_command.settings_from_args(parser.parse_args(["serve", "--host", "0.0.0.0"])).token
     other = serve_command.settings_from_args(parser.parse_args(["serve", "--host", "0.0.0.0"])).token
     assert one != other
-    # A token given is required on the loopback too.
-    given = parser.parse_args(["serve", "--token", TOKEN])
-    assert serve_command.settings_from_args(given).token == TOKEN
+    given = serve_command.settings_from_args(parser.parse_args(["serve", "--token", TOKEN]))
+    assert given.token == TOKEN
+    # A token of one's own is how a reverse proxy is set up: its users' host names are answered then.
+    assert not given.loopback_names_only
+    assert serve_command.settings_from_args(parser.parse_args(["serve"])).loopback_names_only
 
 
 def test_the_settings_pass_the_display_options_on_and_give_visitors_the_state_folder(state_dir: Path) -> None:
@@ -289,7 +290,7 @@ def serve_command_parser() -> Any:
 # ------------------------------------------------------------------------------------------------ the server
 
 
-def fake_settings(tmp_path: Path, *, token: str | None = None, max_sessions: int = 8, mode: str = "") -> ServeSettings:
+def fake_settings(tmp_path: Path, *, token: str = TOKEN, max_sessions: int = 8, mode: str = "") -> ServeSettings:
     script = tmp_path / "fake_app.py"
     script.write_text(FAKE_APP)
     command = (sys.executable, str(script), *([mode] if mode else []))
@@ -307,9 +308,11 @@ async def serving(settings: ServeSettings) -> AsyncIterator[Running]:
     assert not running.server.sessions
 
 
-def browser_like() -> Any:
-    """An HTTP client that keeps cookies from 127.0.0.1 as a browser does (aiohttp's refuses those of an address)."""
-    return aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
+def browser_like(running: Running | None = None, cookies: dict[str, str] | None = None) -> Any:
+    """An HTTP client that keeps cookies from 127.0.0.1 as a browser does (aiohttp's refuses those of an address);
+    given the server, it has the token's cookie, as a browser has once the printed URL's page has loaded."""
+    jar = {running.server.token_cookie: TOKEN} if running is not None else {}
+    return aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True), cookies={**jar, **(cookies or {})})
 
 
 def base(running: Running) -> str:
@@ -388,9 +391,10 @@ def test_the_token_is_compared_in_constant_time(tmp_path: Path, monkeypatch: pyt
     assert compared and all(expected == TOKEN.encode() for _, expected in compared)
 
 
-def test_on_the_loopback_without_a_token_only_loopback_names_are_served(tmp_path: Path) -> None:
+def test_on_the_loopback_only_loopback_names_are_served_token_or_not(tmp_path: Path) -> None:
+    # Defence in depth behind the token: a page that learnt it still cannot come through another name or site.
     async def body() -> None:
-        async with serving(fake_settings(tmp_path)) as running, browser_like() as client:
+        async with serving(fake_settings(tmp_path)) as running, browser_like(running) as client:
             url = base(running)
             port = running.server.port
             for host in (f"127.0.0.1:{port}", f"localhost:{port}", "127.0.0.1"):
@@ -412,7 +416,7 @@ def test_on_the_loopback_without_a_token_only_loopback_names_are_served(tmp_path
 
 def test_past_the_session_limit_the_next_visitor_is_told_the_server_is_full(tmp_path: Path) -> None:
     async def body() -> None:
-        async with serving(fake_settings(tmp_path, max_sessions=2)) as running, browser_like() as client:
+        async with serving(fake_settings(tmp_path, max_sessions=2)) as running, browser_like(running) as client:
             url = base(running)
             server = running.server
             first = await client.ws_connect(url + "/ws")
@@ -450,7 +454,7 @@ def test_each_visitor_has_a_folder_of_their_own(tmp_path: Path) -> None:
     async def body() -> None:
         async with serving(settings) as running:
             url = base(running)
-            async with browser_like() as alice, browser_like() as bob:
+            async with browser_like(running) as alice, browser_like(running) as bob:
                 # The page gives each browser its visitor cookie.
                 for client in (alice, bob):
                     async with client.get(url + "/") as response:
@@ -458,7 +462,7 @@ def test_each_visitor_has_a_folder_of_their_own(tmp_path: Path) -> None:
                 one = await started_in(alice, url)
                 again = await started_in(alice, url)
                 other = await started_in(bob, url)
-            async with aiohttp.ClientSession(cookies={"nashplay_visitor": "../../../etc"}) as forged:
+            async with browser_like(running, cookies={"nashplay_visitor": "../../../etc"}) as forged:
                 odd = await started_in(forged, url)
         folders = {Path(info["state"]) for info in (one, other, odd)}
         assert len(folders) == 3 and Path(again["state"]) == Path(one["state"])
@@ -475,7 +479,7 @@ def test_the_browsers_messages_reach_the_app_checked(tmp_path: Path) -> None:
     async def body() -> None:
         async with (
             serving(fake_settings(tmp_path)) as running,
-            browser_like() as client,
+            browser_like(running) as client,
             client.ws_connect(base(running) + "/ws?width=99999999999&height=-4") as ws,
         ):
             assert (await first_packet(ws))["size"] == ["500", "1"]
@@ -511,7 +515,7 @@ def test_closing_the_page_ends_the_app_even_a_stubborn_one_and_its_workers(
     monkeypatch.setattr(web_server, "ORPHAN_GRACE", 0.2)
 
     async def body() -> None:
-        async with serving(fake_settings(tmp_path, mode=mode)) as running, browser_like() as client:
+        async with serving(fake_settings(tmp_path, mode=mode)) as running, browser_like(running) as client:
             ws = await client.ws_connect(base(running) + "/ws")
             info = await first_packet(ws)
             await ws.close()
@@ -535,7 +539,7 @@ def alive(pid: int) -> bool:
 def test_stopping_the_server_ends_every_session(tmp_path: Path) -> None:
     async def body() -> None:
         running = await start(fake_settings(tmp_path), lambda _: None)
-        async with browser_like() as client:
+        async with browser_like(running) as client:
             sockets = [await client.ws_connect(base(running) + "/ws") for _ in range(3)]
             pids = [(await first_packet(ws))["pid"] for ws in sockets]
             await running.stop()
@@ -571,10 +575,10 @@ async def read_screen(ws: Any, screen: Screen, needle: str | Callable[[str], boo
 
 
 def test_the_real_app_plays_mini_geister_over_the_websocket(tmp_path: Path) -> None:
-    settings = ServeSettings("127.0.0.1", 0, None, 8, tmp_path / "state" / "web", app_command([]))
+    settings = ServeSettings("127.0.0.1", 0, TOKEN, 8, tmp_path / "state" / "web", app_command([]))
 
     async def body() -> None:
-        async with serving(settings) as running, browser_like() as client:
+        async with serving(settings) as running, browser_like(running) as client:
             async with client.get(base(running) + "/") as response:
                 assert response.status == 200
             screen = Screen(100, 32)
@@ -631,10 +635,10 @@ def test_ctrl_c_stops_the_server_and_its_apps_cleanly(tmp_path: Path) -> None:
         assert process.stdout is not None and process.stderr is not None
         try:
             first = await next_line(process.stdout)
-            url = re.search(r"http://\S+", first)
+            url = re.search(r"(http://\S+/)\?token=(\S+)", first)
             assert first.startswith("nashplay serve: open http://127.0.0.1:") and url is not None, first
             async with browser_like() as client:
-                ws = await client.ws_connect(url.group(0) + "ws?width=80&height=24")
+                ws = await client.ws_connect(f"{url.group(1)}ws?width=80&height=24&token={url.group(2)}")
                 await read_screen(ws, Screen(80, 24), "Choose a game")
                 line = ""
                 while "session 1 started" not in line:

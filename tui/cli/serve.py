@@ -1,8 +1,8 @@
 """``nashplay serve``: the whole app in web browsers, one app process per visitor (``tui.web.server``).
 
-Safe by default: it listens on 127.0.0.1; any other address needs an access token (generated unless ``--token``
-gives one), which the printed URL carries. The server and textual-serve (aiohttp) are imported only when the
-command runs: ``nashplay --help`` does not load them.
+Safe by default: it listens on 127.0.0.1, and every request needs an access token (generated unless ``--token``
+gives one; on the loopback too, as every account of the machine reaches it), which the printed URL carries. The
+server and textual-serve (aiohttp) are imported only when the command runs: ``nashplay --help`` does not load them.
 """
 
 from __future__ import annotations
@@ -43,13 +43,14 @@ INSTALL_HINT = (
 
 EPILOG = """\
 examples:
-  nashplay serve                              on this machine only: open the printed URL
+  nashplay serve                              on this machine only: open the printed URL (it has the token)
   nashplay serve --port 8080 --max-sessions 4
-  nashplay serve --host 0.0.0.0               on every address, with an access token in the printed URL
+  nashplay serve --host 0.0.0.0               on every address
 
-Each visitor (each browser) gets an app of their own, with the same screens and keys as in the terminal, and a
-folder of their own for games in progress and settings (under the state folder's web/). Anyone with the URL (and
-so the token) uses the app as you: its save prompt writes files where you can, its replay prompt reads them.
+Every request needs the access token, which the printed URL carries: on 127.0.0.1 too, as every account of this
+machine can reach it. Each visitor (each browser) gets an app of their own, with the same screens and keys as in
+the terminal, and a folder of their own for games in progress and settings (under the state folder's web/; the
+1,000 most recently used are kept). The app's save and replay prompts stay inside the visitor's folder.
 """
 
 
@@ -86,8 +87,9 @@ def add_command(
         # Lines broken by hand: the raw formatter (for the examples) leaves the description as it is.
         description="Serve the whole app (the menu, every game, the advice, replays and reviews) to web browsers\n"
         "with textual-serve: each visitor gets an app process of their own behind a websocket.\n"
-        "Listens on 127.0.0.1 unless --host says otherwise; any other address needs an access token,\n"
-        "generated unless --token gives one. Ctrl-C stops the server and every app.",
+        "Listens on 127.0.0.1 unless --host says otherwise; every request needs the access token\n"
+        "(generated unless --token gives one), which the printed URL carries. Ctrl-C stops the server\n"
+        "and every app.",
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -95,8 +97,7 @@ def add_command(
         "--host",
         type=host_text,
         default=DEFAULT_HOST,
-        help=f"the address to listen on (default {DEFAULT_HOST}: this machine only; 0.0.0.0: every address, "
-        "with a token)",
+        help=f"the address to listen on (default {DEFAULT_HOST}: this machine only; 0.0.0.0: every address)",
     )
     serve.add_argument(
         "--port",
@@ -107,8 +108,9 @@ def add_command(
     serve.add_argument(
         "--token",
         type=token_text,
-        help="the access token the URL must carry (default: a random one on any address but the loopback, none "
-        "on the loopback); it shows in the process list, so prefer the generated one",
+        help="the access token every request must carry, on the loopback too (default: a random one, printed in "
+        "the URL); it shows in the process list, so prefer the generated one, but behind a reverse proxy give one "
+        "(then the host names the proxy passes on are answered, not only the loopback's)",
     )
     serve.add_argument(
         "--max-sessions",
@@ -121,11 +123,10 @@ def add_command(
 
 def settings_from_args(args: argparse.Namespace) -> ServeSettings:
     from tui.storage import state_dir
-    from tui.web.server import ServeSettings, app_command, is_loopback, new_token
+    from tui.web.server import ServeSettings, app_command, new_token
 
-    token = args.token
-    if token is None and not is_loopback(args.host):
-        token = new_token()
+    # Always a token: on the loopback too, where every account of the machine (and every process) can connect.
+    token = args.token or new_token()
     display = ["--ascii"] if getattr(args, "ascii", False) else []
     if getattr(args, "theme", None) is not None:
         display += ["--theme", args.theme]
@@ -136,6 +137,8 @@ def settings_from_args(args: argparse.Namespace) -> ServeSettings:
         max_sessions=args.max_sessions,
         sessions_dir=state_dir() / "web",
         command=app_command(display),
+        # A token of one's own is how a reverse proxy in front is set up: it passes on its users' host names.
+        loopback_names_only=args.token is None,
     )
 
 
@@ -173,12 +176,11 @@ def _announce(settings: ServeSettings, listening: Listening) -> None:
             "machine, put this machine's address in the URL in place of the loopback",
             flush=True,
         )
-    if settings.token is not None:
-        print("  requests without the token are refused (403)", flush=True)
+    print("  requests without the token are refused (403)", flush=True)
     limit = settings.max_sessions
     print(
         f"  at most {limit} session{'' if limit == 1 else 's'} at once; each visitor's games and settings are kept in "
-        f"a folder of their own under {settings.sessions_dir}",
+        f"a folder of their own under {settings.sessions_dir} (the {settings.max_folders:,} most recently used)",
         flush=True,
     )
     print("  Ctrl-C stops the server and its app sessions", flush=True)

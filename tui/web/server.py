@@ -4,19 +4,30 @@ textual-serve's ``AppService`` runs one app process per websocket and relays the
 is a thin aiohttp application around it, which this module replaces (rather than subclasses) to make it safe to
 leave running:
 
-- an access token, when one is set (always, unless bound to a loopback address): every request without it, from the
-  page to the scripts and the websocket, gets 403 before any handler runs, so no app process is started for it. It
-  comes as ``?token=`` in the printed URL, and the page sets it as a cookie for the requests the browser makes
-  itself. The comparison is ``hmac.compare_digest``: its time does not depend on where a guess goes wrong;
-- without a token, only requests for a loopback name (``localhost``, ``127.0.0.1``, ``[::1]``) are served, and a
-  websocket only from a page of this server (its ``Origin``): a web site the player visits cannot reach the server
-  through their browser (DNS rebinding, cross-site websockets);
+- an access token, always (as Jupyter asks one on the loopback too: every account of the machine reaches
+  127.0.0.1): every request without it, from the page to the scripts and the websocket, gets 403 before any handler
+  runs, so no app process and no folder is made for it. It comes as ``?token=`` in the printed URL, and the page
+  sets it as a cookie for the requests the browser makes itself. The comparison is ``hmac.compare_digest``: its
+  time does not depend on where a guess goes wrong;
+- defence in depth behind the token: bound to the loopback (without ``--token``: no proxy in front), only requests
+  for a loopback name (``localhost``, ``127.0.0.1``, ``[::1]``) are served, and a websocket only from a page of this
+  server (its ``Origin``): a web site the player visits cannot reach the server through their browser (DNS
+  rebinding, cross-site websockets);
 - a limit on simultaneous sessions: past it, the page says the server is full (503) and no process is started;
 - each visitor (a cookie) gets a state folder of their own (``<state>/web/<visitor>``), the app process's
-  ``NASHPLAY_STATE_DIR`` and working directory, so that visitors never see each other's games or settings;
-- the browser's messages are checked (a resize is bounded: a terminal of a million columns would be the app's
-  memory), and a clean stop: SIGINT or SIGTERM asks each app to quit, then ends the ones that do not, and their
-  worker processes with them (each app runs in a process group of its own, which also keeps a Ctrl-C in the
+  ``NASHPLAY_STATE_DIR`` and working directory, so that visitors never see each other's games or settings; the app
+  is told it serves a visitor (``NASHPLAY_WEB_VISITOR=1``), and its save and replay prompts then stay inside that
+  folder. Only so many folders are kept (the least recently used go, never one in use). A visitor's id names their
+  folder, so it is never printed or logged (not even in an app's error output, which the server passes on);
+- nothing is held for ever by a peer that does not play its part: a connection must send its whole request within
+  ``IDLE_TIMEOUT`` seconds of opening (aiohttp's keep-alive timer, which runs from the connection's start, before
+  any handler: the websocket's upgrade request is such a request too), and a websocket whose browser stops answering
+  pings is closed; running out of file descriptors is one line in the log, at most once a minute, not a traceback
+  per attempt;
+- the browser's messages are checked (``read_message``): at most ``MAX_MESSAGE`` bytes and ``MAX_DEPTH`` levels of
+  JSON, or the connection is closed with the reason; a resize is bounded (a terminal of a million columns would be
+  the app's memory); and a clean stop: SIGINT or SIGTERM asks each app to quit, then ends the ones that do not, and
+  their worker processes with them (each app runs in a process group of its own, which also keeps a Ctrl-C in the
   server's terminal from reaching the apps before the server tells them).
 
 The downloads textual-serve can relay are left out: the app delivers no files.
@@ -26,24 +37,28 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import hmac
 import ipaddress
 import itertools
 import json
+import logging
 import os
 import re
 import secrets
 import shlex
+import shutil
 import signal
 import sys
+import time
 from asyncio.subprocess import PIPE, Process
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import textual_serve
-from aiohttp import WSMsgType, web
+from aiohttp import WSCloseCode, WSMsgType, web
 from textual_serve.app_service import AppService
 from textual_serve.download_manager import DownloadManager
 
@@ -61,6 +76,28 @@ MAX_COLUMNS = 500
 MAX_ROWS = 200
 #: The largest message a browser sends: keys and resizes are a few bytes; a paste of a record fits.
 MAX_MESSAGE = 256 * 1024
+#: The deepest a browser message nests: the page's deepest is two (``["resize", {"width": ...}]``), and a JSON
+#: parser asked to go thousands deep runs out of stack.
+MAX_DEPTH = 8
+#: The close frame's reasons (at most 123 bytes each, as the protocol allows).
+TOO_LARGE = f"message too large: at most {MAX_MESSAGE} bytes"
+TOO_DEEP = f"message nested too deeply: at most {MAX_DEPTH} levels"
+#: Seconds a connection has to send its whole request (headers included) from the moment it opens, and an idle
+#: kept-alive connection is kept: aiohttp's keep-alive timer, which starts with the connection, so a peer that sends
+#: nothing, or its headers a byte at a time, is dropped before any handler (the token's check too) runs. aiohttp's
+#: default is an hour: a few hundred such peers held every descriptor.
+IDLE_TIMEOUT = 15.0
+#: Visitor folders kept: past it, the least recently used go (never one in use). A folder is a visitor's games and
+#: settings, some kilobytes; a visitor without the cookie (not a browser, or cookies off) makes a new one each time.
+MAX_FOLDERS = 1000
+#: Running out of file descriptors (or of socket memory) is said once, then at most once in this many seconds with
+#: how often it happened meanwhile: the event loop retries every accept, and each failure was a traceback.
+RESOURCE_REPORT_EVERY = 60.0
+_OUT_OF_RESOURCES = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
+#: Set in each visitor's app: it serves a visitor, and its prompts for a file stay in the visitor's folder. The app
+#: reads it in ``tui.screens.ask_path`` (this package imports no part of the app: the name is written twice, and a
+#: test checks that the app is told).
+WEB_VISITOR_ENV = "NASHPLAY_WEB_VISITOR"
 #: Seconds an app is given to quit when asked (it saves its game in progress on the way out), then after SIGTERM,
 #: before it is killed with its worker processes.
 QUIT_GRACE = 5.0
@@ -89,14 +126,20 @@ class ServeSettings:
     host: str
     #: 0: any free port (the printed URL gives the one taken).
     port: int
-    #: ``None``: no token (a loopback bind only; the command line decides).
-    token: str | None
+    #: The access token every request must carry (the command line makes one unless given).
+    token: str
     max_sessions: int
     #: Where the visitors' folders go (``<state>/web``).
     sessions_dir: Path
     #: The app process's command line (the tests use a small stand-in).
     command: tuple[str, ...]
     title: str = "nashplay"
+    #: Visitor folders kept at most (the least recently used go first, never one in use).
+    max_folders: int = MAX_FOLDERS
+    #: Bound to the loopback, answer only requests for a loopback name (DNS rebinding), a second line behind the
+    #: token. The command line leaves it off when ``--token`` is given: a reverse proxy in front passes on its
+    #: users' host name.
+    loopback_names_only: bool = True
 
 
 def is_loopback(host: str) -> bool:
@@ -147,6 +190,86 @@ def _bounded(value: object, low: int, high: int, default: int) -> int:
     return max(low, min(high, number))
 
 
+# ---- the browser's messages
+
+
+class MessageRefusedError(Exception):
+    """A browser message that ends its connection: the close frame's ``code`` and ``reason``."""
+
+    def __init__(self, code: int, reason: str) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class BrowserMessage:
+    """One message of the page's script, checked: keys (``text``), a resize (bounded), a ping (``text``: its
+    payload, echoed), focus or blur."""
+
+    kind: Literal["stdin", "resize", "ping", "focus", "blur"]
+    text: str = ""
+    width: int = 0
+    height: int = 0
+
+
+# JSON's strings (escapes included) and brackets: the brackets outside strings are the nesting.
+_JSON_NESTING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]', re.DOTALL)
+
+
+def _nests_deeper(text: str, limit: int) -> bool:
+    """Whether the JSON ``text`` nests deeper than ``limit``, told before parsing it (its parser recurses). Text that
+    is not JSON may be answered either way: the parser refuses it then."""
+    depth = 0
+    for match in _JSON_NESTING.finditer(text):
+        token = match.group()
+        if token in ("[", "{"):
+            depth += 1
+            if depth > limit:
+                return True
+        elif token in ("]", "}"):
+            depth -= 1
+    return False
+
+
+def read_message(text: str) -> BrowserMessage | None:
+    """A text message from the browser, checked: ``None`` for anything that is not one of the page's messages (it
+    is ignored, as the page's own script would send none such); ``MessageRefusedError`` for one too large or nested too
+    deeply (the connection ends: no page sends those)."""
+    if len(text) > MAX_MESSAGE:  # aiohttp refuses larger frames first; this keeps the parser safe on its own
+        raise MessageRefusedError(WSCloseCode.MESSAGE_TOO_BIG, TOO_LARGE)
+    if _nests_deeper(text, MAX_DEPTH):
+        raise MessageRefusedError(WSCloseCode.POLICY_VIOLATION, TOO_DEEP)
+    try:
+        envelope = json.loads(text)
+    except (ValueError, RecursionError):  # RecursionError: cannot happen below MAX_DEPTH; kept as a last guard
+        return None
+    if not isinstance(envelope, list) or not envelope:
+        return None
+    kind, data = envelope[0], envelope[1] if len(envelope) > 1 else None
+    if kind == "stdin" and isinstance(data, str):
+        return BrowserMessage("stdin", text=data)
+    if kind == "resize" and isinstance(data, dict):
+        width = _bounded(data.get("width"), 1, MAX_COLUMNS, 80)
+        height = _bounded(data.get("height"), 1, MAX_ROWS, 24)
+        return BrowserMessage("resize", width=width, height=height)
+    if kind == "ping" and isinstance(data, str) and len(data) <= 64:
+        return BrowserMessage("ping", text=data)
+    if kind in ("focus", "blur"):
+        return BrowserMessage(kind)
+    return None
+
+
+class VisitorSocket(web.WebSocketResponse):
+    """The visitor's websocket: aiohttp closes one whose message is too large with code 1009 and no reason; this one
+    says it."""
+
+    async def close(self, *, code: int = WSCloseCode.OK, message: bytes = b"", drain: bool = True) -> bool:
+        if code == WSCloseCode.MESSAGE_TOO_BIG and not message:
+            message = TOO_LARGE.encode()
+        return await super().close(code=code, message=message, drain=drain)
+
+
 class VisitorApp(AppService):
     """One visitor's app process: textual-serve's, started without a shell in a process group of its own, with the
     visitor's folder as its state folder and working directory, and a stop that cannot hang."""
@@ -156,6 +279,7 @@ class VisitorApp(AppService):
         self.argv = command
         self.folder = folder
         self._closing: asyncio.Task[None] | None = None
+        self._scrubbing: asyncio.Task[None] | None = None
 
     @property
     def pid(self) -> int | None:
@@ -164,6 +288,7 @@ class VisitorApp(AppService):
     def _build_environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
         environment = super()._build_environment(width, height)
         environment["NASHPLAY_STATE_DIR"] = str(self.folder)
+        environment[WEB_VISITOR_ENV] = "1"
         return environment
 
     async def _open_app_process(self, width: int = 80, height: int = 24) -> Process:
@@ -181,7 +306,32 @@ class VisitorApp(AppService):
         )
         assert process.stdin is not None
         self._stdin = process.stdin
+        if process.stderr is not None:
+            process.stderr = self._scrubbed(process.stderr)
         return process
+
+    def _scrubbed(self, source: asyncio.StreamReader) -> asyncio.StreamReader:
+        """The app's error output, which textual-serve passes on to the server's output when the app ends, with the
+        visitor's id taken out (a traceback may name a file in their folder): visitor ids are never logged."""
+        secret = self.folder.name.encode()
+        held_back = len(secret) - 1  # the start of an id cut by the end of a read
+        scrubbed = asyncio.StreamReader()
+
+        async def copy() -> None:
+            held = b""
+            try:
+                # Whatever breaks the pipe ends the copy, and what came before is passed on.
+                with contextlib.suppress(Exception):
+                    while chunk := await source.read(4096):
+                        text = (held + chunk).replace(secret, b"<visitor>")
+                        held = text[len(text) - held_back :] if len(text) > held_back else text
+                        scrubbed.feed_data(text[: len(text) - len(held)])
+            finally:
+                scrubbed.feed_data(held)  # shorter than an id: nothing to take out
+                scrubbed.feed_eof()
+
+        self._scrubbing = asyncio.ensure_future(copy())
+        return scrubbed
 
     async def run(self) -> None:
         try:
@@ -274,7 +424,16 @@ class NashplayServer:
     port: int = 0
     #: textual-serve's app service needs one; it stays empty (the app delivers no files, and there is no route).
     downloads: DownloadManager = field(default_factory=DownloadManager)
+    #: The clock of the rate limit on saying that descriptors ran out (the tests hold it still).
+    clock: Callable[[], float] = time.monotonic
     _keys: itertools.count[int] = field(default_factory=itertools.count)
+    #: Running out of resources: when it was last said, and how often it happened since.
+    _resources_said: float | None = None
+    _resource_failures: int = 0
+    #: The last stamp given to a visitor's folder (strictly increasing: the folders' order of use).
+    _last_used: int = 0
+    _previous_handler: Callable[[asyncio.AbstractEventLoop, dict[str, Any]], object] | None = None
+    _log_filter: logging.Filter | None = None
 
     @property
     def token_cookie(self) -> str:
@@ -301,21 +460,20 @@ class NashplayServer:
 
     def refusal(self, request: web.Request) -> str | None:
         """Why ``request`` is refused (403), or ``None``: it may go on."""
-        token = self.settings.token
-        if token is not None:
-            given = request.query.get("token") or request.cookies.get(self.token_cookie) or ""
-            # Bytes: compare_digest takes only ASCII text, and a visitor may send anything.
-            if not hmac.compare_digest(given.encode("utf-8", "surrogateescape"), token.encode()):
-                return (
-                    "This nashplay server needs its access token: open the address it printed when it started "
-                    "(the one that ends in ?token=...)."
-                )
-        elif not is_loopback(request.url.host or ""):
-            # DNS rebinding: a web site whose name now points at 127.0.0.1 would otherwise reach this server.
+        settings = self.settings
+        if settings.loopback_names_only and is_loopback(settings.host) and not is_loopback(request.url.host or ""):
+            # DNS rebinding: a web site whose name now points at 127.0.0.1 must not reach this server, token or not.
             port = self.port
             return (
                 "This nashplay server answers only to this machine's own names: open "
-                f"http://127.0.0.1:{port}/ or http://localhost:{port}/."
+                f"http://127.0.0.1:{port}/ or http://localhost:{port}/ (with the ?token=... it printed)."
+            )
+        given = request.query.get("token") or request.cookies.get(self.token_cookie) or ""
+        # Bytes: compare_digest takes only ASCII text, and a visitor may send anything.
+        if not hmac.compare_digest(given.encode("utf-8", "surrogateescape"), settings.token.encode()):
+            return (
+                "This nashplay server needs its access token: open the address it printed when it started "
+                "(the one that ends in ?token=...)."
             )
         if request.path == "/ws" and not self._same_origin(request):
             return "A websocket to this server may only come from its own page."
@@ -375,7 +533,7 @@ class NashplayServer:
                 samesite="Strict",
                 path="/",
             )
-        if self.settings.token is not None and "token" in request.query:
+        if "token" in request.query:
             # The page's own requests (scripts, fonts, the websocket) carry the token as this cookie; the guard
             # has already checked the one in the URL.
             response.set_cookie(self.token_cookie, self.settings.token, httponly=True, samesite="Strict", path="/")
@@ -390,18 +548,18 @@ class NashplayServer:
         visitor = request.cookies.get(VISITOR_COOKIE, "")
         if _VISITOR.fullmatch(visitor) is None:
             visitor = secrets.token_hex(16)  # no cookie (not a browser, or cookies off): a folder for this session
-        websocket = web.WebSocketResponse(heartbeat=HEARTBEAT, max_msg_size=MAX_MESSAGE)
+        websocket = VisitorSocket(heartbeat=HEARTBEAT, max_msg_size=MAX_MESSAGE)
         session = Session(0, visitor, websocket)
         key = next(self._keys)
         # The place is taken before the first await: two websockets at once cannot both take the last one.
         self.sessions[key] = session
         try:
             await websocket.prepare(request)
-            folder = self.settings.sessions_dir / visitor
             try:
-                folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+                folder = self._visitor_folder(visitor)
             except OSError as error:
-                self.say(f"cannot make a visitor's folder {folder}: {error.strerror or error}")
+                # The folder's path names the visitor: the log names only the folder of all visitors.
+                self.say(f"cannot make a visitor's folder in {self.settings.sessions_dir}: {error.strerror or error}")
                 await websocket.send_bytes(b"\r\nnashplay: the server cannot write this session's folder.\r\n")
                 return websocket
             app = VisitorApp(
@@ -419,13 +577,17 @@ class NashplayServer:
                 await app.start(width, height)
             except OSError as error:  # the app's command cannot run (a Python removed since the server started)
                 session.app = None
-                self.say(f"cannot start an app ({shlex.join(self.settings.command)}): {error.strerror or error}")
+                if error.errno in _OUT_OF_RESOURCES:
+                    self.out_of_resources(error)
+                else:
+                    self.say(f"cannot start an app ({shlex.join(self.settings.command)}): {error.strerror or error}")
                 await websocket.send_bytes(b"\r\nnashplay: the server cannot start the app.\r\n")
                 return websocket
             self.started += 1
             session.number = self.started
+            # Not the folder: its name is the visitor's id, which would let a reader of the log be them.
             self.say(
-                f"session {session.number} started: app process {app.pid}, folder {folder} "
+                f"session {session.number} started: app process {app.pid} "
                 f"({len(self.sessions)} of {self.settings.max_sessions} in use)"
             )
             await self._relay(websocket, app)
@@ -447,30 +609,109 @@ class NashplayServer:
 
     async def _relay(self, websocket: web.WebSocketResponse, app: VisitorApp) -> None:
         """The browser's messages to the app, until the websocket closes: keys, resizes, focus, pings. Anything
-        else, or anything malformed, is ignored (textual-serve's loop stops at the first bad message)."""
+        else, or anything malformed, is ignored (textual-serve's loop stops at the first bad message); a message too
+        large or too deep ends the connection, with the reason."""
         async for message in websocket:
             if message.type != WSMsgType.TEXT:
                 continue
             try:
-                envelope = json.loads(message.data)
-            except ValueError:
+                read = read_message(message.data)
+            except MessageRefusedError as refused:
+                await websocket.close(code=refused.code, message=refused.reason.encode())
+                return
+            if read is None:
                 continue
-            if not isinstance(envelope, list) or not envelope:
-                continue
-            kind, data = envelope[0], envelope[1] if len(envelope) > 1 else None
-            if kind == "stdin" and isinstance(data, str):
+            if read.kind == "stdin":
                 # "replace": a lone surrogate from the page's JSON must not end the session.
-                await app.send_bytes(data.encode("utf-8", "replace"))
-            elif kind == "resize" and isinstance(data, dict):
-                width = _bounded(data.get("width"), 1, MAX_COLUMNS, 80)
-                height = _bounded(data.get("height"), 1, MAX_ROWS, 24)
-                await app.set_terminal_size(width, height)
-            elif kind == "ping" and isinstance(data, str) and len(data) <= 64:
-                await websocket.send_json(["pong", data])
-            elif kind == "blur":
+                await app.send_bytes(read.text.encode("utf-8", "replace"))
+            elif read.kind == "resize":
+                await app.set_terminal_size(read.width, read.height)
+            elif read.kind == "ping":
+                await websocket.send_json(["pong", read.text])
+            elif read.kind == "blur":
                 await app.blur()
-            elif kind == "focus":
+            elif read.kind == "focus":
                 await app.focus()
+
+    # ---- the visitors' folders
+
+    def _visitor_folder(self, visitor: str) -> Path:
+        """The visitor's folder, made if need be and marked as the latest used; then the least recently used
+        folders past ``max_folders`` go (never one in use). ``OSError`` when it cannot be made."""
+        # Absolute: the app runs in it, and reads its state folder (where its prompts may lead) from its own cwd.
+        folder = self.settings.sessions_dir.absolute() / visitor
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        # A stamp of our own, strictly increasing: the file system's clock ticks coarsely, and two folders made in
+        # one tick would leave their order to chance.
+        self._last_used = max(time.time_ns(), self._last_used + 1)
+        os.utime(folder, ns=(self._last_used, self._last_used))
+        self._forget_folders()
+        return folder
+
+    def _forget_folders(self) -> None:
+        where = self.settings.sessions_dir
+        in_use = {session.visitor for session in self.sessions.values()}
+        count = 0
+        idle: list[tuple[int, str]] = []
+        try:
+            with os.scandir(where) as entries:
+                for entry in entries:
+                    if _VISITOR.fullmatch(entry.name) is None or not entry.is_dir(follow_symlinks=False):
+                        continue  # not a visitor's folder: left alone
+                    count += 1
+                    if entry.name not in in_use:
+                        with contextlib.suppress(OSError):
+                            idle.append((entry.stat(follow_symlinks=False).st_mtime_ns, entry.name))
+        except OSError:
+            return  # unreadable now: the next session tries again
+        problems: list[OSError] = []
+        for _, name in sorted(idle)[: max(0, count - self.settings.max_folders)]:
+            try:
+                shutil.rmtree(where / name)
+            except OSError as error:
+                problems.append(error)
+        if problems:
+            # Its reason only: the path would name the visitor.
+            self.say(f"cannot remove an old visitor's folder in {where}: {problems[0].strerror or 'unknown error'}")
+
+    # ---- running out of descriptors
+
+    def out_of_resources(self, error: OSError) -> None:
+        """Descriptors (or socket memory) ran out: said in one line, then at most once every
+        ``RESOURCE_REPORT_EVERY`` seconds with how often since (the event loop retries each accept many times a
+        second, and each failure was a traceback)."""
+        self._resource_failures += 1
+        now = self.clock()
+        if self._resources_said is not None and now - self._resources_said < RESOURCE_REPORT_EVERY:
+            return
+        since = "" if self._resources_said is None else f"; {self._resource_failures} more since the last report"
+        self._resources_said, self._resource_failures = now, 0
+        why = error.strerror or errno.errorcode.get(error.errno or 0, "out of resources")
+        self.say(f"cannot accept connections or start apps: {why} (the server's limit: ulimit -n){since}")
+
+    def _loop_exception(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        error = context.get("exception")
+        if isinstance(error, OSError) and error.errno in _OUT_OF_RESOURCES:
+            self.out_of_resources(error)  # asyncio's "socket.accept() out of system resource", with a traceback
+        elif self._previous_handler is not None:
+            self._previous_handler(loop, context)
+        else:
+            loop.default_exception_handler(context)
+
+    def watch_resources(self) -> None:
+        """Running out of descriptors said in one line (see ``out_of_resources``): the event loop's failures to
+        accept, and aiohttp's when a handler cannot open a file."""
+        loop = asyncio.get_running_loop()
+        self._previous_handler = loop.get_exception_handler()
+        loop.set_exception_handler(self._loop_exception)
+        self._log_filter = _ResourceFilter(self)
+        logging.getLogger("aiohttp.server").addFilter(self._log_filter)
+
+    def unwatch_resources(self) -> None:
+        asyncio.get_running_loop().set_exception_handler(self._previous_handler)
+        if self._log_filter is not None:
+            logging.getLogger("aiohttp.server").removeFilter(self._log_filter)
+            self._log_filter = None
 
     async def close_all(self) -> None:
         """End every session: each app asked to quit (then made to), and each visitor's websocket closed."""
@@ -492,6 +733,21 @@ class NashplayServer:
                 session.app.kill()
 
 
+class _ResourceFilter(logging.Filter):
+    """aiohttp's tracebacks for a descriptor that could not be had become the server's one line."""
+
+    def __init__(self, server: NashplayServer) -> None:
+        super().__init__()
+        self.server = server
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if isinstance(error, OSError) and error.errno in _OUT_OF_RESOURCES:
+            self.server.out_of_resources(error)
+            return False
+        return True
+
+
 # ---- running it
 
 
@@ -505,11 +761,10 @@ class Listening:
 
 def browser_url(settings: ServeSettings, port: int) -> str:
     """The URL to open: a wildcard bind is reached at the loopback from this machine (elsewhere: this machine's
-    address in its place), with the token if there is one."""
+    address in its place), with the token."""
     wildcard_host = "[::1]" if ":" in settings.host else "127.0.0.1"
     host = wildcard_host if is_wildcard(settings.host) else url_host(settings.host)
-    query = f"?token={settings.token}" if settings.token is not None else ""
-    return f"http://{host}:{port}/{query}"
+    return f"http://{host}:{port}/?token={settings.token}"
 
 
 @dataclass(frozen=True)
@@ -538,20 +793,31 @@ class Running:
         return browser_url(self.server.settings, self.server.port)
 
     async def stop(self) -> None:
-        await self.server.close_all()
-        await self.runner.cleanup()
+        try:
+            await self.server.close_all()
+            await self.runner.cleanup()
+        finally:
+            self.server.unwatch_resources()
 
 
 async def start(settings: ServeSettings, say: Callable[[str], None]) -> Running:
     """Listen (the port taken is ``server.port``); raises ``ServeError`` when it cannot."""
     server = NashplayServer(settings, say=say)
-    runner = web.AppRunner(server.make_app(), access_log=None, handle_signals=False, shutdown_timeout=SHUTDOWN_GRACE)
+    runner = web.AppRunner(
+        server.make_app(),
+        access_log=None,
+        handle_signals=False,
+        shutdown_timeout=SHUTDOWN_GRACE,
+        keepalive_timeout=IDLE_TIMEOUT,
+    )
     await runner.setup()
+    server.watch_resources()
     try:
         site = web.TCPSite(runner, settings.host, settings.port)
         await site.start()
     except OSError as error:
         await runner.cleanup()
+        server.unwatch_resources()
         raise _listen_error(settings, error) from None
     server.port = int(runner.addresses[0][1])
     return Running(server, runner)
@@ -586,7 +852,6 @@ async def _serve(settings: ServeSettings, announce: Callable[[Listening], None],
 
 
 def _listen_error(settings: ServeSettings, error: OSError) -> ServeError:
-    import errno
     import socket
 
     where = f"{settings.host} port {settings.port}"
