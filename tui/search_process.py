@@ -7,6 +7,10 @@ requests: the search player of each game (UPP learns its world weights from one 
 the same instance every turn) and, for the advice panel, the running search itself, which each request advances by
 a slice of time and reports. A new position starts a new search.
 
+A worker that dies (``kill -9``, out of memory) breaks its pool for good: ``SearchProcess`` replaces a broken pool on
+its next use, and ``call`` asks a fresh process once more for the work the dead one was doing. What lived in the dead
+child (a player's learning, a running search) is gone: the fresh one starts from nothing, and its callers say so.
+
 The functions run in the child are module-level (picklable by name) and import no Textual.
 """
 
@@ -21,6 +25,7 @@ import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from multiprocessing import get_context
 from pathlib import Path
@@ -29,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 from core.geister import GeisterView, Setup
 from core.notation import Move
 from solvers.catalogue import make_player
-from solvers.players import Limit
+from solvers.players import Limit, RandomPlayer
 
 if TYPE_CHECKING:
     from solvers.advice import Advice
@@ -38,29 +43,68 @@ if TYPE_CHECKING:
     from solvers.review import Review
 
 
+class ProcessStoppedError(RuntimeError):
+    """The process died during the work, and the fresh one asked again died too: the work is not done. Its text is
+    plain words, for the screen's message."""
+
+
 class SearchProcess:
-    """One worker process, started on first use and stopped by ``shutdown``."""
+    """One worker process, started on first use, replaced when it has died, and stopped by ``shutdown``."""
 
     def __init__(self) -> None:
         self._pool: ProcessPoolExecutor | None = None
+        # The advice's process is used from the UI (warming) and a worker thread (its search) at once.
+        self._lock = threading.Lock()
+        self._restarted = False
 
     def submit(self, fn: Any, *args: Any) -> Future[Any]:
-        if self._pool is None:
-            # Textual replaces stderr with an object that has no file descriptor, and starting a process then fails
-            # ("bad value(s) in fds_to_keep", Textual issue #3593): start it with the real stderr in place.
-            with contextlib.redirect_stderr(sys.__stderr__):
-                self._pool = ProcessPoolExecutor(
-                    max_workers=1,
-                    mp_context=get_context("spawn"),
-                    initializer=watch_parent,
-                    initargs=(os.getpid(),),
-                )
-        return self._pool.submit(fn, *args)
+        """``fn(*args)`` in the worker. A pool whose worker has died is replaced here, so this never raises
+        ``BrokenProcessPool``; a future can still fail with it (the worker dies during the work: see ``call``)."""
+        with self._lock:
+            if self._pool is not None:
+                try:
+                    return self._pool.submit(fn, *args)
+                except BrokenProcessPool:  # its worker died since the last request: the pool is unusable for good
+                    self._pool.shutdown(wait=False, cancel_futures=True)
+                    self._restarted = True
+            self._pool = self._start()
+            return self._pool.submit(fn, *args)
+
+    @staticmethod
+    def _start() -> ProcessPoolExecutor:
+        # Textual replaces stderr with an object that has no file descriptor, and starting a process then fails
+        # ("bad value(s) in fds_to_keep", Textual issue #3593): start it with the real stderr in place.
+        with contextlib.redirect_stderr(sys.__stderr__):
+            return ProcessPoolExecutor(
+                max_workers=1,
+                mp_context=get_context("spawn"),
+                initializer=watch_parent,
+                initargs=(os.getpid(),),
+            )
+
+    def call(self, timeout: float, fn: Any, *args: Any) -> Any:
+        """``fn(*args)``'s result, waited for at most ``timeout`` seconds. When the worker dies during it, a fresh
+        process is asked once more; ``ProcessStoppedError`` when that one dies too. ``take_restarted`` then says so."""
+        try:
+            return self.submit(fn, *args).result(timeout=timeout)
+        except BrokenProcessPool:
+            pass  # the next submit finds the pool broken (it is marked so before its futures fail) and replaces it
+        try:
+            return self.submit(fn, *args).result(timeout=timeout)
+        except BrokenProcessPool:
+            raise ProcessStoppedError("its process stopped, and again when it was restarted") from None
+
+    def take_restarted(self) -> bool:
+        """Whether a dead worker was replaced since the last call of this: for the caller to tell the user, once."""
+        with self._lock:
+            restarted, self._restarted = self._restarted, False
+            return restarted
 
     def shutdown(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        with self._lock:
+            if self._pool is not None:
+                self._pool.shutdown(wait=False, cancel_futures=True)
+                self._pool = None
 
 
 _SHARED: SearchProcess | None = None
@@ -205,13 +249,28 @@ class RemotePlayer:
         self.seconds = seconds
         self.process = process
         self.game = game
+        #: What the last ``choose`` has to tell besides its choice ("" mostly): its process was restarted.
+        self.news = ""
         warm(process, name, variant, game)
 
     def choose(self, view: GeisterView, rng: random.Random, limit: Limit | None = None) -> Setup | Move:
+        """The player's choice; ``ProcessStoppedError`` for a move when its process died twice in a row (a set-up is
+        then drawn at random instead, so that a new game can start: nothing else is at stake before the first move)."""
         # The set-up too is the real player's (bayes guards its set-up; a random one would give that away).
         seconds = limit.time if limit is not None and limit.time else self.seconds
-        future = self.process.submit(choose_in_child, self.name, self.game, view, seconds, rng.randrange(2**31))
-        action: Setup | Move = future.result(timeout=seconds * 4 + 30)
+        seed = rng.randrange(2**31)
+        self.news = ""
+        try:
+            action: Setup | Move = self.process.call(
+                seconds * 4 + 30, choose_in_child, self.name, self.game, view, seconds, seed
+            )
+        except ProcessStoppedError as error:
+            if view.phase != "setup":
+                raise
+            self.news = f"{self.name}'s set-up was drawn at random: {error}"
+            return RandomPlayer().choose(view, rng)
+        if self.process.take_restarted():
+            self.news = f"{self.name}'s process stopped; it was restarted"
         return action
 
 

@@ -225,6 +225,11 @@ class GameSession:
         assert isinstance(action, Move)
         return action
 
+    def opponent_news(self) -> str:
+        """What the opponent's last choice had to tell besides the choice ("" mostly): a search opponent's process
+        that died was restarted, or its set-up had to be drawn at random."""
+        return self.opponent.news if isinstance(self.opponent, RemotePlayer) else ""
+
     def apply_opponent(self, move: Move, version: int) -> bool:
         """Apply the opponent's move if the game is still where it was asked (``version``); False if stale.
 

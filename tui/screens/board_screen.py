@@ -308,22 +308,29 @@ class BoardScreen(NashplayScreen):
     def search_advice(self, view: GeisterView, game: str, version: int) -> None:
         """Ask the advice process for slice after slice of the search until it is done or the position changes.
         This thread only waits on the process, so it costs the UI nothing."""
-        from tui.search_process import advice_process, advise_in_child
+        from tui.search_process import ProcessStoppedError, advice_process, advise_in_child
 
         worker = get_current_worker()
+        note = ""  # a restart of the process, said for the rest of this search (each slice draws the panel again)
         while not worker.is_cancelled:
+            process = advice_process()
             try:
-                future = advice_process().submit(
-                    advise_in_child, self.ADVICE_ENGINE, game, view, self.ADVICE_SLICE, self.ADVICE_BUDGET
+                advice = process.call(
+                    60, advise_in_child, self.ADVICE_ENGINE, game, view, self.ADVICE_SLICE, self.ADVICE_BUDGET
                 )
-                advice = future.result(timeout=60)
+            except ProcessStoppedError:  # a fresh process died at once too: said plainly; the next position tries again
+                note = "The advice's process stopped, and again when it was restarted: no advice for now"
+                self.post_message(self.SearchReport(None, version, note))
+                return
             except Exception as error:  # the panel says so; the game goes on
                 note = f"The search failed: {type(error).__name__}: {error}"
                 self.post_message(self.SearchReport(None, version, note))
                 return
+            if process.take_restarted():
+                note = "The advice's process stopped; it was restarted"
             if worker.is_cancelled or advice is None:
                 return
-            self.post_message(self.SearchReport(advice, version, ""))
+            self.post_message(self.SearchReport(advice, version, note))
             if advice.final:
                 return
 

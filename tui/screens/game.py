@@ -34,6 +34,7 @@ from tui.screens.base import OpponentFailed, OpponentMoved
 from tui.screens.board_screen import BoardScreen
 from tui.screens.game_over import GameOverSummary
 from tui.screens.hand_over import HandOverScreen
+from tui.search_process import ProcessStoppedError
 from tui.session import GameSession
 from tui.widgets.advice import AdvicePanel
 from tui.widgets.board import Board
@@ -152,6 +153,8 @@ class GameScreen(BoardScreen):
                 (f"{short} vs {opponent}", ""),
             )
         self.refresh_game()
+        if news := self.session.opponent_news():  # of the opponent's set-up, chosen as the session began
+            self.say(news)
         self.query_one("#board", Board).focus()
         self._check_size()
         self._maybe_opponent()
@@ -180,8 +183,8 @@ class GameScreen(BoardScreen):
         moves.first = self._first_mover()
         self.query_one("#status", Static).update(self._status(view))
         self.query_one("#captured", Static).update(self._captured(view))
+        self._keep()  # before the advice: a move is saved before anything that may fail after it
         self._update_advice()
-        self._keep()
         if session.is_over != self._over_shown:  # v and m: after the game
             self._over_shown = session.is_over
             self.refresh_bindings()
@@ -385,6 +388,9 @@ class GameScreen(BoardScreen):
         started = time.monotonic()
         try:
             move = self.session.choose_opponent_move(view)
+        except ProcessStoppedError as error:  # its process died twice in a row: plain words, no exception's name
+            self.post_message(OpponentFailed(str(error)))
+            return
         except Exception as error:  # an AI bug must not take the game down with it
             self.post_message(OpponentFailed(f"{type(error).__name__}: {error}"))
             return
@@ -400,7 +406,8 @@ class GameScreen(BoardScreen):
     def _opponent_moved(self, event: OpponentMoved[Move]) -> None:
         if not self.session.apply_opponent(event.move, event.version):
             return  # the game changed (undo) while it thought: the answer is stale
-        self.say(f"{self.session.opponent.name} played {event.move}")
+        news = self.session.opponent_news()  # its process restarted, say
+        self.say(f"{self.session.opponent.name} played {event.move}" + (f". {news}" if news else ""))
         self.refresh_game()
         if self.session.is_over:
             self.premove = None

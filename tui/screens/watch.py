@@ -28,6 +28,7 @@ from solvers.advice import Advice
 from solvers.catalogue import player_entry
 from tui.messages import OpenReview, ShowMenu
 from tui.screens.base import NashplayScreen
+from tui.search_process import ProcessStoppedError, RemotePlayer
 from tui.session import make_opponent
 from tui.watching import DEFAULT_WATCH_TIME
 from tui.widgets.advice import AdvicePanel
@@ -44,10 +45,12 @@ class WatchScreen(NashplayScreen):
     move, player 1's first (a player that does not search decides at once and takes no time)."""
 
     class Moved(Message):
-        def __init__(self, action: Any, version: int) -> None:
+        def __init__(self, action: Any, version: int, news: str = "") -> None:
             super().__init__()
             self.action = action
             self.version = version
+            #: What the player had to tell besides its move (its process was restarted), "" mostly.
+            self.news = news
 
     class Failed(Message):
         def __init__(self, error: str) -> None:
@@ -104,6 +107,8 @@ class WatchScreen(NashplayScreen):
         self.version = 0
         self.thinking = False
         self.kept: str | None = None
+        #: The latest news of a player's process (restarted), with the ply it came at: shown from then on.
+        self.news = ""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -147,19 +152,26 @@ class WatchScreen(NashplayScreen):
     @work(thread=True, exclusive=True, group="watch", exit_on_error=False)
     def think(self, side: Side, view: GeisterView, version: int) -> None:
         index = 0 if side is Side.P1 else 1
+        player = self.players[index]
         try:
-            action = self.players[index].choose(view, self.rngs[index])
+            action = player.choose(view, self.rngs[index])
+        except ProcessStoppedError as error:  # its process died twice in a row: plain words; Space asks again
+            self.post_message(self.Failed(f"{self.names[index]} failed: {error}"))
+            return
         except Exception as error:  # an AI's bug: said, and the watcher can leave
             self.post_message(self.Failed(f"{self.names[index]} failed: {type(error).__name__}: {error}"))
             return
         if not get_current_worker().is_cancelled:
-            self.post_message(self.Moved(action, version))
+            self.post_message(self.Moved(action, version, player.news if isinstance(player, RemotePlayer) else ""))
 
     @on(Moved)
     def _moved(self, event: Moved) -> None:
         self.thinking = False
         if event.version != self.version or self.state.is_terminal():
             return
+        if event.news:
+            where = "Set-up" if self.state.phase == "setup" else f"Ply {len(self.state.moves()) + 1}"
+            self.news = f"{where}: {event.news}"
         self.state.apply(event.action)
         self.version += 1
         self._show()
@@ -214,6 +226,8 @@ class WatchScreen(NashplayScreen):
             text.append(f"{doing}\n", style="italic")
             pause = "no pause" if self.delay == 0 else f"{self.delay:g} s between moves"
             text.append(f"{self._times()}\n{pause}\n", style="dim")
+        if self.news:
+            text.append(self.news + "\n")
         if note:
             text.append(note + "\n", style="bold")
         self.query_one("#status", Static).update(text)

@@ -1,0 +1,266 @@
+"""Search processes that die are replaced: a ``kill -9`` of the opponents' or the advice's worker process, then play
+goes on. The user's move is saved first, the work that failed is asked of a fresh process (the AI's move, the
+advice's search) and the screen says the process was restarted; a new game (``n``, then ``ctrl+s``) starts. A process
+that dies again as soon as it is restarted is said in one line, and the game still goes on: move, save, quit.
+
+The AIs search with a small budget; nothing here depends on how deep they get. Waits are on the app (a move
+answered, a panel drawn, a killed process reaped), never on the clock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pilot_helpers import run, wait_for
+from textual.pilot import Pilot
+
+from core.game import Side
+from core.notation import Move
+from tui.app import NashplayApp, StartRequest
+from tui.config import GeisterConfig
+from tui.saves import SaveStore
+from tui.screens.game import GameScreen
+from tui.search_process import SearchProcess, advice_process, shared_process
+from tui.widgets.advice import AdvicePanel
+
+SIZE = (120, 40)
+#: A search opponent (alpha-beta, in the opponents' process) with a small thinking time.
+OPPONENT = "purple"
+
+
+@pytest.fixture(autouse=True)
+def small_advice_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The advice's search finishes (its budget is small), so that it does not keep a core busy for the rest."""
+    monkeypatch.setattr(GameScreen, "ADVICE_BUDGET", 0.3)
+    monkeypatch.setattr(GameScreen, "ADVICE_SLICE", 0.1)
+
+
+def start_app() -> NashplayApp:
+    config = GeisterConfig("geister", Side.P1, OPPONENT, "BRRBBRRB", 3, think_time=0.05)
+    return NashplayApp(StartRequest.for_config(config), ai_delay=0)
+
+
+def game_screen(app: NashplayApp) -> GameScreen:
+    screen = app.screen
+    assert isinstance(screen, GameScreen), screen
+    return screen
+
+
+def saved_moves(state_dir: Path) -> list[str]:
+    """The moves of the game in progress, as its save slot holds them."""
+    [slot] = sorted((state_dir / "games").glob("*.ngr"))
+    return [move.text for move in SaveStore(state_dir).slot(slot.stem).load().moves]
+
+
+def advice_text(app: NashplayApp) -> str:
+    return str(app.screen.query_one("#search-advice", AdvicePanel).render())
+
+
+async def kill_worker(pilot: Pilot[None], process: SearchProcess) -> None:
+    """``kill -9`` of ``process``'s worker, then wait until the pool has seen it die (the worker reaped)."""
+    pid = await asyncio.wrap_future(process.submit(os.getpid))
+    os.kill(pid, signal.SIGKILL)
+    await wait_for(pilot, lambda: not Path(f"/proc/{pid}").exists(), "the killed worker reaped by its pool")
+
+
+async def play_and_get_answer(app: NashplayApp, pilot: Pilot[None], move: str) -> None:
+    """Type ``move``; wait until the opponent answered, or the screen said it failed (then the test fails here)."""
+    screen = game_screen(app)
+    played = len(screen.session.state.moves())
+    await pilot.press("colon", *move, "enter")
+
+    def answered_or_failed() -> bool:
+        over = not app.is_running  # it crashed: said at once rather than at the ceiling
+        return over or len(screen.session.state.moves()) >= played + 2 or "failed" in screen.message_text
+
+    await wait_for(pilot, answered_or_failed, "the opponent's answer")
+    assert app.is_running
+    assert len(screen.session.state.moves()) == played + 2, screen.message_text
+
+
+async def advice_comes_back(app: NashplayApp, pilot: Pilot[None]) -> None:
+    await wait_for(
+        pilot, lambda: "Suggested:" in advice_text(app) or "failed" in advice_text(app), "the advice's suggestion"
+    )
+    assert "Suggested:" in advice_text(app), advice_text(app)
+
+
+async def new_game(app: NashplayApp, pilot: Pilot[None]) -> GameScreen:
+    """``n`` (the set-up screen), then ``ctrl+s`` (start): a new game against the same opponent."""
+    old = game_screen(app)
+    await pilot.press("n")
+    await wait_for(pilot, lambda: app.screen is not old and app.screen.is_mounted, "the set-up screen")
+    await pilot.press("ctrl+s")
+    await wait_for(pilot, lambda: isinstance(app.screen, GameScreen) and app.screen.is_mounted, "the new game")
+    assert app.is_running
+    return game_screen(app)
+
+
+def test_the_opponents_worker_killed_is_replaced(state_dir: Path) -> None:
+    """A killed opponent's worker once made every later AI move fail, and ``n`` then ``ctrl+s`` crashed the app."""
+
+    async def test() -> None:
+        app = start_app()
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await kill_worker(pilot, shared_process())
+            await play_and_get_answer(app, pilot, "b2-b3")
+            assert saved_moves(state_dir)[0] == "b2-b3"
+            assert f"{OPPONENT}'s process stopped; it was restarted" in game_screen(app).message_text
+            await play_and_get_answer(app, pilot, "e2-e3")  # and on: the fresh process goes on answering
+            await pilot.press("a")
+            await advice_comes_back(app, pilot)
+            await kill_worker(pilot, shared_process())  # a new game's opponent sets up in the replaced process
+            screen = await new_game(app, pilot)
+            assert screen.session.opponent.name == OPPONENT
+            assert f"{OPPONENT}'s process stopped; it was restarted" in screen.message_text
+            await play_and_get_answer(app, pilot, "b2-b3")
+        assert app.return_code in (0, None)
+
+    run(test)
+
+
+def test_the_advices_worker_killed_is_replaced(state_dir: Path) -> None:
+    """A killed advice worker once raised ``BrokenProcessPool`` from the move's refresh, before the save: the app
+    crashed and the move was lost."""
+
+    async def test() -> None:
+        app = start_app()
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await pilot.press("a")
+            await advice_comes_back(app, pilot)
+            await kill_worker(pilot, advice_process())
+            await play_and_get_answer(app, pilot, "b2-b3")
+            assert saved_moves(state_dir)[0] == "b2-b3"
+            await advice_comes_back(app, pilot)
+            assert "The advice's process stopped; it was restarted" in advice_text(app)
+            await kill_worker(pilot, advice_process())
+            screen = await new_game(app, pilot)
+            await advice_comes_back(app, pilot)
+            assert "The advice's process stopped; it was restarted" in advice_text(app)
+            await play_and_get_answer(app, pilot, "b2-b3")
+            assert screen.session.state.moves()[0] == Move.parse("b2-b3")
+        assert app.return_code in (0, None)
+
+    run(test)
+
+
+def dying(monkeypatch: pytest.MonkeyPatch, work: str) -> None:
+    """From now on the process asked for ``work`` (a function's name) dies at once, every time it is started."""
+    real_submit = SearchProcess.submit
+
+    def submit(process: SearchProcess, fn: Any, *args: Any) -> Any:
+        if getattr(fn, "__name__", "") == work:
+            return real_submit(process, os._exit, 9)
+        return real_submit(process, fn, *args)
+
+    monkeypatch.setattr(SearchProcess, "submit", submit)
+
+
+def test_an_opponents_process_that_dies_again_is_said_and_the_game_goes_on(
+    state_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def test() -> None:
+        app = start_app()
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            screen = game_screen(app)
+            dying(monkeypatch, "choose_in_child")
+            await pilot.press("colon", *"b2-b3", "enter")
+            await wait_for(pilot, lambda: "failed" in screen.message_text, "the opponent's failure said")
+            said = screen.message_text
+            assert "its process stopped, and again when it was restarted" in said and "\n" not in said, said
+            assert "Error" not in said  # no exception's name: plain words
+            assert saved_moves(state_dir) == ["b2-b3"]
+            await pilot.press("s", "enter")  # save a record: the path proposed
+            await wait_for(pilot, lambda: screen.message_text.startswith("Saved to"), "the record saved")
+            monkeypatch.undo()  # the process works again: a takeback and the move again, and the AI answers
+            await pilot.press("u")
+            await play_and_get_answer(app, pilot, "b2-b3")
+            await pilot.press("q")
+        assert app.return_code == 0
+
+    run(test)
+
+
+def test_an_advice_process_that_dies_again_is_said_and_the_game_goes_on(
+    state_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def test() -> None:
+        app = start_app()
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            dying(monkeypatch, "advise_in_child")
+            await pilot.press("a")
+            stopped = "The advice's process stopped, and again when it was restarted"
+            await wait_for(pilot, lambda: stopped in advice_text(app), "the advice's failure said")
+            assert "Error" not in advice_text(app)
+            await play_and_get_answer(app, pilot, "b2-b3")
+            assert saved_moves(state_dir) == [move.to_text() for move in game_screen(app).session.state.moves()]
+            await pilot.press("q")
+        assert app.return_code == 0
+
+    run(test)
+
+
+def test_work_that_kills_its_process_twice_is_refused_and_the_next_work_runs() -> None:
+    from tui.search_process import ProcessStoppedError
+
+    process = SearchProcess()
+    try:
+        with pytest.raises(ProcessStoppedError):
+            process.call(300, os._exit, 9)
+        assert process.take_restarted()
+        assert isinstance(process.call(300, os.getpid), int)  # the next request: a process of its own
+    finally:
+        process.shutdown()
+
+
+def test_a_watched_ais_process_killed_is_replaced_and_one_that_dies_again_pauses_the_watch(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tui.screens.watch import WatchScreen
+
+    async def test() -> None:
+        app = NashplayApp(ai_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            watch = WatchScreen("geister", (OPPONENT, "chototsu"), (0.05, 0.05), seed=5)
+            watch.paused = True  # stepped by hand: purple (player 1) is to choose at every other step
+            app.push_screen(watch)
+
+            def status() -> str:
+                return str(watch.query_one("#status").render())
+
+            def done() -> int:
+                """Set-ups and moves made."""
+                return len(watch.state.history())
+
+            async def step() -> None:
+                """One more set-up or move, or its failure said."""
+                before = done()
+                await pilot.press("right")
+                await wait_for(pilot, lambda: done() > before or "failed" in status(), "one step")
+
+            await wait_for(pilot, lambda: done() == 1, "purple's set-up")
+            await step()  # chototsu's set-up
+            await kill_worker(pilot, shared_process())
+            await step()  # purple's first move, asked of a fresh process
+            assert len(watch.state.moves()) == 1, status()
+            assert f"Ply 1: {OPPONENT}'s process stopped; it was restarted" in status()
+            await step()  # chototsu
+            dying(monkeypatch, "choose_in_child")
+            await step()
+            assert f"{OPPONENT} failed: its process stopped, and again when it was restarted" in status()
+            assert len(watch.state.moves()) == 2 and watch.paused
+            monkeypatch.undo()
+            await step()  # asked again: the watch goes on
+            assert len(watch.state.moves()) == 3, status()
+
+    run(test)
