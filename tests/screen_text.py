@@ -14,6 +14,7 @@ from textual.scrollbar import ScrollBar
 from textual.widget import Widget
 from textual.widgets import Footer, Header, Input, Label, Static
 
+from tui.widgets.fitted import Fitting
 from tui.widgets.heaps import HeapRows, NimSumTable
 from tui.widgets.heatmap import HeatMap
 from tui.widgets.mix import MixBars
@@ -46,6 +47,8 @@ def _plain(widget: Widget) -> str | None:
     """The text a widget draws, before any wrapping (``None``: not a text widget we can read)."""
     if isinstance(widget, Static):
         content = widget.content
+        if isinstance(content, Fitting):  # the wording chosen for the widget's width now
+            return content.choose(widget.content_region.width).plain
         if isinstance(content, Text):
             return content.plain
         if isinstance(content, Content):

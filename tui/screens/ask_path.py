@@ -7,11 +7,13 @@ import os
 from pathlib import Path
 from typing import ClassVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.geometry import Region
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
@@ -65,6 +67,16 @@ class AskPath(ModalScreen[str | None]):
             problem = Static(id="path-problem", classes="one-line")
             problem.display = False  # shown only to refuse a path: the dialog keeps its size until then
             yield problem
+
+    def on_resize(self) -> None:
+        # The field keeps its scroll when it narrows, and the cursor (at the path's end, where one types on) would
+        # fall out of sight: once the field has its new width, scroll to it again.
+        self.call_after_refresh(self._show_cursor)
+
+    def _show_cursor(self) -> None:
+        field = self.query_one("#path", Input)
+        column = cell_len(field.value[: field.cursor_position]) + (1 if field.cursor_at_end else 0)
+        field.scroll_to_region(Region(column, 0, 1, 1), force=True, animate=False)
 
     @on(Input.Submitted)
     def _submit(self, event: Input.Submitted) -> None:

@@ -13,7 +13,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Footer, Header
 
 from core.game import Game, Side
 from core.record import Record
@@ -26,6 +26,7 @@ from tui.saves import GameKeeper, SaveSlot, SaveStore
 from tui.screens.ask_path import Confirm
 from tui.screens.game_over import GameOverChoice, GameOverPanel, GameOverSummary
 from tui.theme import Glyphs
+from tui.widgets.fitted import Fitted
 
 ActionT = TypeVar("ActionT")
 
@@ -138,7 +139,9 @@ class NashplayScreen(Screen[None]):
 
     def fit_line(self, *candidates: str, margin: int = 4) -> str:
         """The first of ``candidates`` (most detailed first) that fits a line of the terminal, less ``margin``
-        columns; the last one when none does."""
+        columns; the last one when none does. Chosen now, for the terminal's width now: only for a text the screen
+        writes again on every resize (the menu's hint). A text written once shows a ``tui.widgets.fitted.Fitting``,
+        which chooses again by itself."""
         room = self.app.size.width - margin
         return next((text for text in candidates if len(text) <= room), candidates[-1])
 
@@ -302,14 +305,17 @@ class LocalGameScreen(NashplayScreen, Generic[StateT]):
 
     # ---- what every local game screen does alike: its message line, saving, the review
 
-    #: The message line's text (tests read it).
+    #: The message line's text, in its most detailed wording (tests read it).
     message_text = ""
 
-    def say(self, text: str, error: bool = False) -> None:
-        """One line in the screen's ``#message`` (as text, never markup); an error is bold and marked ``-error``."""
-        self.message_text = text
-        message = self.query_one("#message", Static)
-        message.update(Text(text, style="bold" if error else "", end=""))
+    def say(self, *wordings: str, error: bool = False) -> None:
+        """One line in the screen's ``#message`` (as text, never markup): the first of ``wordings`` (most detailed
+        first) that fits the line, chosen again when the terminal is resized; an error is bold and marked
+        ``-error``."""
+        self.message_text = wordings[0]
+        style = "bold" if error else ""
+        message = self.query_one("#message", Fitted)
+        message.show(*(Text(wording, style=style, end="") for wording in wordings))
         message.set_class(error, "-error")
 
     def review_title(self) -> str:
@@ -318,7 +324,7 @@ class LocalGameScreen(NashplayScreen, Generic[StateT]):
 
     def action_save_record(self) -> None:
         saved, message = self.save_record()
-        self.say(message, not saved)
+        self.say(message, error=not saved)
 
     def action_review(self) -> None:
         if not self.state.is_terminal():

@@ -32,6 +32,7 @@ from tui.screens.base import NashplayScreen
 from tui.widgets.advice import AdvicePanel, value_text
 from tui.widgets.board import Board
 from tui.widgets.eval_bar import EvalBar
+from tui.widgets.fitted import Fitted
 from tui.widgets.footer import NashplayFooter
 
 if TYPE_CHECKING:
@@ -110,7 +111,7 @@ class BoardScreen(NashplayScreen):
     def compose_bottom(self) -> ComposeResult:
         """Below the board and the side panel: the message line, the move field (hidden until ``:``), the note for
         a terminal too small, and the footer."""
-        yield Static(id="message")
+        yield Fitted(id="message")
         field = Input(placeholder=self.MOVE_PLACEHOLDER, id="move-input")
         field.display = False
         yield field
@@ -124,7 +125,9 @@ class BoardScreen(NashplayScreen):
         self._check_size()
 
     def size_changed(self) -> None:
-        self._show_advice()
+        # The panel's wordings and how many moves it lists depend on the size; the marks on the board do not (and
+        # on a board advised by the solved tables, not this search, they are that advice's to clear).
+        self._show_advice_panel()
 
     def _check_size(self) -> None:
         width, height = self.app.size
@@ -138,7 +141,9 @@ class BoardScreen(NashplayScreen):
 
     # ---- what the side panels show
 
-    def _captured(self, view: GeisterView) -> Text:
+    def _captured(self, view: GeisterView) -> tuple[Text, ...]:
+        """The captures and the pieces left, for ``Fitted.show``: during the game in two wordings, with the reminder
+        that their colours are hidden and, where that does not fit, without it."""
         me, them = view.viewer, view.viewer.other
         text = Text("You captured: ", end="")
         text.append_text(piece_letters(view.captured_of(them), me, self.app.theme_variables))
@@ -147,9 +152,8 @@ class BoardScreen(NashplayScreen):
         if view.outcome is None:
             blue, red = view.remaining(them, Colour.BLUE), view.remaining(them, Colour.RED)
             text.append(f"\nTheir pieces left: {blue} blue, {red} red")
-            if not self.compact:
-                text.append(" (which is which is hidden)")
-        return text
+            return text + Text(" (which is which is hidden)"), text
+        return (text,)
 
     def _legend(self) -> Text:
         g = self.glyphs
@@ -166,10 +170,13 @@ class BoardScreen(NashplayScreen):
         )
         return Text("\n".join(f"{mark:<5} {meaning}" for mark, meaning in rows), style="dim", end="")
 
-    def say(self, text: str, error: bool = False) -> None:
-        self.message_text = text
-        message = self.query_one("#message", Static)
-        message.update(Text(text, style="bold" if error else ""))
+    def say(self, *wordings: str, error: bool = False) -> None:
+        """The message line: the first of ``wordings`` (most detailed first) that fits it, chosen again when the
+        terminal is resized; an error is bold and marked ``-error``."""
+        self.message_text = wordings[0]
+        style = "bold" if error else ""
+        message = self.query_one("#message", Fitted)
+        message.show(*(Text(wording, style=style) for wording in wordings))
         message.set_class(error, "-error")
 
     # ---- moves from the board, the move field and pastes
@@ -257,11 +264,14 @@ class BoardScreen(NashplayScreen):
 
     def _show_advice(self) -> None:
         """Draw the latest search advice everywhere it shows: the panel, the hint, the chances of blue, the bar."""
+        self._show_advice_panel()
+        if self.query_one("#eval-bar", EvalBar).display or self.advice is None:
+            self.mark_board(self.advice)
+
+    def _show_advice_panel(self) -> None:
         self.query_one("#search-advice", AdvicePanel).show(
             self.advice, self.ADVICE_ENGINE, self._advice_note, self.compact
         )
-        if self.query_one("#eval-bar", EvalBar).display or self.advice is None:
-            self.mark_board(self.advice)
 
     def mark_board(self, advice: Advice | None) -> None:
         """The hint (when on), the chances of blue and the bar from ``advice`` (``None`` clears them)."""

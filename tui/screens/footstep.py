@@ -40,6 +40,7 @@ from tui.saves import SaveSlot
 from tui.screens.base import LocalGameScreen
 from tui.screens.solving import BackgroundSolve, Progress, SolveDone, SolveFailed, SolveProgress
 from tui.widgets.advice import AdvicePanel
+from tui.widgets.fitted import Fitted
 from tui.widgets.footer import NashplayFooter
 from tui.widgets.mix import MixBars
 from tui.widgets.solve_bar import SolveBar
@@ -159,7 +160,7 @@ class FootstepScreen(LocalGameScreen[FootstepState]):
             with Vertical(id="fs-right"):
                 yield AdvicePanel(id="fs-advice")
                 yield MixBars(id="fs-mix")
-        yield Static(id="message")
+        yield Fitted(id="message")
         with Horizontal(id="fs-size-field"):
             yield Label("n,k:", id="fs-size-label")
             yield Input(placeholder="points each, steps to a goal: e.g. 50,4 (Enter; Esc cancels)", id="fs-size-input")
@@ -478,10 +479,8 @@ class FootstepScreen(LocalGameScreen[FootstepState]):
             self.say("Training the learner against the random player in the background...")
         else:
             self.say(
-                self.fit_line(
-                    f"Your opponent is now {self.opponent}: {player_entry(self.opponent).description}",
-                    f"Your opponent is now the {self.opponent} player.",
-                )
+                f"Your opponent is now {self.opponent}: {player_entry(self.opponent).description}",
+                f"Your opponent is now the {self.opponent} player.",
             )
         self.new_game(FootstepState(self.n, self.k))
         self._new_round()

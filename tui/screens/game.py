@@ -39,6 +39,7 @@ from tui.session import GameSession
 from tui.widgets.advice import AdvicePanel
 from tui.widgets.board import Board
 from tui.widgets.eval_bar import EvalBar
+from tui.widgets.fitted import Fitted
 from tui.widgets.moves import MoveList
 
 PaletteEntry = tuple[str, str, str]
@@ -103,6 +104,8 @@ class GameScreen(BoardScreen):
         self.browsing: int | None = None
         #: A move the user made during the opponent's turn, played when the turn comes if it is legal then.
         self.premove: Move | None = None
+        #: The solved tables' advice the panel shows, and the note on it (drawn again when the size changes).
+        self._mini_advice: tuple[Advice | None, str] | None = None
 
     # ---- layout
 
@@ -113,8 +116,8 @@ class GameScreen(BoardScreen):
                 yield from self.compose_board()
                 yield Static(self._legend(), id="legend")
             with Vertical(id="side"):
-                yield Static(id="status")
-                yield Static(id="captured")
+                yield Fitted(id="status")
+                yield Fitted(id="captured")
                 yield AdvicePanel(id="mini-advice")
                 yield AdvicePanel(id="search-advice")
                 yield MoveList(id="moves")
@@ -181,8 +184,8 @@ class GameScreen(BoardScreen):
             board.inactive_hint = "The game is over: v reviews it, m is a rematch, r replays it, n starts a new game"
         moves.moves = tuple(m.to_text() for m in view.moves)
         moves.first = self._first_mover()
-        self.query_one("#status", Static).update(self._status(view))
-        self.query_one("#captured", Static).update(self._captured(view))
+        self.query_one("#status", Fitted).show(*self._status(view))
+        self.query_one("#captured", Fitted).show(*self._captured(view))
         self._keep()  # before the advice: a move is saved before anything that may fail after it
         self._update_advice()
         if session.is_over != self._over_shown:  # v and m: after the game
@@ -261,10 +264,20 @@ class GameScreen(BoardScreen):
     def _show_mini_advice(self, event: MiniAdviceReady) -> None:
         ply = self.browsing if self.browsing is not None else len(self.session.state.moves())
         if event.key == (self.session.version, ply):
-            self.query_one("#mini-advice", AdvicePanel).show(event.advice, "solved tables", event.note, self.compact)
+            self._mini_advice = (event.advice, event.note)
+            self._show_mini_advice_panel()
             # The hint and the bar mark the user's own moves only: on the opponent's turn the advice ranks its replies.
             mine = event.advice is not None and self.session.view().to_move is self.session.human
             self.mark_board(event.advice if mine and self.browsing is None else None)
+
+    def _show_mini_advice_panel(self) -> None:
+        if self._mini_advice is not None:
+            advice, note = self._mini_advice
+            self.query_one("#mini-advice", AdvicePanel).show(advice, "solved tables", note, self.compact)
+
+    def size_changed(self) -> None:
+        super().size_changed()
+        self._show_mini_advice_panel()  # its wordings and how many moves it lists depend on the size
 
     def action_toggle_advice(self) -> None:
         game = self.variant_name()
@@ -277,41 +290,46 @@ class GameScreen(BoardScreen):
     def _first_mover(self) -> Side:
         return self.session.state.first
 
-    def _status(self, view: GeisterView) -> Text:
+    def _status(self, view: GeisterView) -> tuple[Text, ...]:
+        """Whose turn, the game's end, the clock, the last move: for ``Fitted.show``, once the game is over in two
+        wordings, saying that every colour is now revealed and, where that does not fit, not."""
         session = self.session
-        text = Text(end="")
+        lines: list[tuple[str, str]] = []  # (a line, its style)
+        revealed: int | None = None  # the line that says so where it fits
         limit = view.variant.ply_limit
-        text.append(f"Ply {view.ply}" + (f" of {limit}" if limit else "") + "\n", style="bold")
+        lines.append((f"Ply {view.ply}" + (f" of {limit}" if limit else ""), "bold"))
         if self.browsing is not None:
             pass  # an earlier position: whose turn it is now, or how the game ended, is not what it shows
         elif (outcome := session.outcome()) is not None:
             won = outcome.winner is session.human
             verdict = "You won!" if won else ("Draw." if outcome.winner is None else "You lost.")
-            text.append(f"Game over: {verdict}\n", style="bold")
-            text.append(f"{outcome.reason}\n")
-            keys = "v: review, m: rematch, r: replay"
-            text.append(f"{keys}\n" if self.compact else f"All colours are revealed. {keys}\n", style="dim")
+            lines.append((f"Game over: {verdict}", "bold"))
+            lines.append((outcome.reason, ""))
+            revealed = len(lines)
+            lines.append(("v: review, m: rematch, r: replay", "dim"))
         elif session.hot_seat:
-            text.append(f"{str(session.human).capitalize()} to move\n", style="bold")
+            lines.append((f"{str(session.human).capitalize()} to move", "bold"))
         elif session.humans_turn:
-            text.append(f"Your move ({session.human})\n", style="bold")
+            lines.append((f"Your move ({session.human})", "bold"))
         else:
-            text.append(f"{session.opponent.name} is thinking... ({session.human.other})\n", style="italic")
+            lines.append((f"{session.opponent.name} is thinking... ({session.human.other})", "italic"))
             if self.premove is not None:
-                text.append(f"Premove: {self.premove} (Esc cancels)\n", style="bold")
+                lines.append((f"Premove: {self.premove} (Esc cancels)", "bold"))
         if self.session.clock is not None and self.browsing is None:
-            text.append(self._clock_line() + "\n", style="bold")
+            lines.append((self._clock_line(), "bold"))
         last = view.last_move
         if last is not None:
             mover = self._mover_of(len(view.moves) - 1)
             who = str(mover) if session.hot_seat else "you" if mover is session.human else session.opponent.name
-            text.append(f"Last move: {last} ({who})\n")
+            lines.append((f"Last move: {last} ({who})", ""))
         if self.browsing is not None:
-            text.append(
-                f"Viewing the position after move {self.browsing} of {len(session.state.moves())}: End returns\n",
-                style="reverse",
-            )
-        return text
+            total = len(session.state.moves())
+            lines.append((f"Viewing the position after move {self.browsing} of {total}: End returns", "reverse"))
+        if revealed is None:
+            return (_lines_text(lines),)
+        keys, style = lines[revealed]
+        longer = [*lines[:revealed], (f"All colours are revealed. {keys}", style), *lines[revealed + 1 :]]
+        return _lines_text(longer), _lines_text(lines)
 
     def _mover_of(self, index: int) -> Side:
         first = self._first_mover()
@@ -356,7 +374,7 @@ class GameScreen(BoardScreen):
             self.refresh_game()
             self._game_over()
             return
-        self.query_one("#status", Static).update(self._status(self.session.view()))
+        self.query_one("#status", Fitted).show(*self._status(self.session.view()))
 
     def _clock_line(self) -> str:
         clock = self.session.clock
@@ -443,14 +461,12 @@ class GameScreen(BoardScreen):
         self.open_game_over(summary, {"rematch": "rematch", "review": "review", "new": "new_game"})
         keys = "v: review, m: rematch, r: replay, n: new game"
         if kept is None:
-            self.say(self.fit_line(f"Game over: {outcome}. {keys}.", f"Game over. {keys}."))
+            self.say(f"Game over: {outcome}. {keys}.", f"Game over. {keys}.")
         else:
             self.say(
-                self.fit_line(
-                    f"Game over: {outcome}. Its record is in {kept}. {keys}.",
-                    f"Game over: {outcome}. {keys}.",
-                    f"Game over. {keys}.",
-                )
+                f"Game over: {outcome}. Its record is in {kept}. {keys}.",
+                f"Game over: {outcome}. {keys}.",
+                f"Game over. {keys}.",
             )
 
     def on_screen_resume(self) -> None:
@@ -645,6 +661,13 @@ class GameScreen(BoardScreen):
             board.inactive_hint = "You are looking at an earlier position: End (in the move list) returns"
         # The side panel tells of the position shown: its last move and its captures, not the live game's.
         shown = board.view if board.view is not None else self.session.view()
-        self.query_one("#status", Static).update(self._status(shown))
-        self.query_one("#captured", Static).update(self._captured(shown))
+        self.query_one("#status", Fitted).show(*self._status(shown))
+        self.query_one("#captured", Fitted).show(*self._captured(shown))
         self._update_advice()
+
+
+def _lines_text(lines: list[tuple[str, str]]) -> Text:
+    """Each ``(line, style)`` on a line of its own. No break after the last: the status's margin parts it from the
+    captures, and an empty line more cost the move list its last row at 80x24 (the advice panel listing 4 moves and
+    "... more moves")."""
+    return Text("\n", end="").join(Text(line, style=style, end="") for line, style in lines)

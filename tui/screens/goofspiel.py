@@ -41,6 +41,7 @@ from tui.saves import SaveSlot
 from tui.screens.base import LocalGameScreen
 from tui.screens.solving import BackgroundSolve, Progress, SolveDone, SolveFailed, SolveProgress
 from tui.widgets.advice import AdvicePanel
+from tui.widgets.fitted import Fitted
 from tui.widgets.footer import NashplayFooter
 from tui.widgets.pictures.goofspiel import cards_text
 from tui.widgets.solve_bar import SolveBar
@@ -138,7 +139,7 @@ class GoofspielScreen(LocalGameScreen[GoofspielState]):
                 yield VerticalScroll(Static(id="gs-rounds", classes="one-line"), id="gs-history")
             with Vertical(id="gs-right"):
                 yield AdvicePanel(id="gs-advice")
-        yield Static(id="message")
+        yield Fitted(id="message")
         yield SolveBar(id="gs-solve")
         yield NashplayFooter()
 

@@ -80,5 +80,13 @@ class HelpScreen(ModalScreen[None]):
             scroll.border_subtitle = "arrows, PgUp/PgDn: scroll; Esc: close"
             yield Markdown(text)
 
+    def on_mount(self) -> None:
+        # Read to its end, the page stays at its end when a resize folds its text anew (narrower: more lines, and
+        # what was the end would be a screenful up): Textual's anchor, released until the reader gets there (End,
+        # or scrolling down to it), released again when they scroll back up.
+        scroll = self.query_one("#help", VerticalScroll)
+        scroll.anchor()
+        scroll.release_anchor()
+
     def action_dismiss(self) -> None:  # type: ignore[override]
         self.dismiss(None)

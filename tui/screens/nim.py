@@ -52,6 +52,7 @@ from tui.messages import OpenGame, ShowMenu
 from tui.saves import SaveSlot
 from tui.screens.base import LocalGameScreen, OpponentFailed, OpponentMoved
 from tui.widgets.advice import AdvicePanel
+from tui.widgets.fitted import Fitted
 from tui.widgets.footer import NashplayFooter
 from tui.widgets.heaps import HeapRows, NimSumTable
 
@@ -191,7 +192,7 @@ class NimScreen(LocalGameScreen[HeapGameState]):
             with Vertical(id="nim-right"):
                 yield AdvicePanel(id="advice")
                 yield NimSumTable(id="nim-sum")
-        yield Static(id="message")
+        yield Fitted(id="message")
         yield NashplayFooter()
 
     def on_mount(self) -> None:
@@ -452,7 +453,7 @@ class NimScreen(LocalGameScreen[HeapGameState]):
         try:
             self.state.apply(event.move)
         except IllegalMoveError as error:
-            self.say(f"The opponent tried an illegal move ({error}). Press u to undo or n for a new game.", True)
+            self.say(f"The opponent tried an illegal move ({error}). Press u to undo or n for a new game.", error=True)
             return
         self.say(f"The {self.config.opponent} player took {self._describe(event.move)}")
         self._position_changed()
@@ -471,7 +472,7 @@ class NimScreen(LocalGameScreen[HeapGameState]):
     def _announce_end(self) -> None:
         outcome = self.session.outcome()
         if outcome is not None:
-            self.say(self.fit_line(f"Game over: {outcome}. n: new game, r: play it again.", "Game over. n: new game."))
+            self.say(f"Game over: {outcome}. n: new game, r: play it again.", "Game over. n: new game.")
 
     def _cancel_work(self) -> None:
         self.workers.cancel_group(self, "nim-opponent")

@@ -134,7 +134,7 @@ class ParameterSetupScreen(NashplayScreen):
             config = self.read_config()
         except ValueError as error:
             message = self.query_one("#setup-message", Static)
-            message.update(Text(self.fit_line(f"Not yet: {error}"), style="bold"))
+            message.update(Text(f"Not yet: {error}", style="bold"))
             message.display = True
             return
         self.post_message(OpenGame(self.entry.name, config, setup=False))

@@ -19,6 +19,7 @@ from core.errors import NotationError, clipped
 from tui.messages import OpenReplay, OpenReview, ResumeGame, ShowMenu
 from tui.saves import RecentGame
 from tui.screens.base import NashplayScreen
+from tui.widgets.fitted import Fitted
 from tui.widgets.footer import NashplayFooter
 
 #: Columns of the list's box the lines cannot use: the margins (4), the border (2), the padding (2) and room for a
@@ -53,7 +54,7 @@ class RecentGamesScreen(NashplayScreen):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield Static(id="recent-heading", classes="one-line")
+        yield Fitted(id="recent-heading", classes="one-line")
         yield OptionList(id="recent-games")
         yield Static(id="recent-message")
         yield NashplayFooter()
@@ -80,15 +81,13 @@ class RecentGamesScreen(NashplayScreen):
         listing.clear_options()
         width = self.app.size.width - LINE_CHROME
         listing.add_options([Option(game.line(width), id=str(index)) for index, game in enumerate(self.games)])
-        heading = self.query_one("#recent-heading", Static)
+        heading = self.query_one("#recent-heading", Fitted)
         if self.games:
-            heading.update(
-                self.fit_line(
-                    "Enter opens a game (resumes it, or replays it when it is over); v reviews it; d deletes it.",
-                    "Enter opens a game (resumes it, or replays it when it is over); v reviews it.",
-                    "Enter: open (resume or replay); v: review; d: delete",
-                    "Enter: open (resume or replay); v: review",
-                )
+            heading.show(
+                "Enter opens a game (resumes it, or replays it when it is over); v reviews it; d deletes it.",
+                "Enter opens a game (resumes it, or replays it when it is over); v reviews it.",
+                "Enter: open (resume or replay); v: review; d: delete",
+                "Enter: open (resume or replay); v: review",
             )
             listing.highlighted = min(highlighted or 0, len(self.games) - 1)
         else:

@@ -44,6 +44,7 @@ from tui.messages import OpenGame
 from tui.screens.base import NashplayScreen
 from tui.search_process import SearchProcess, review_in_child
 from tui.widgets.board import Board
+from tui.widgets.fitted import Fitted
 from tui.widgets.footer import NashplayFooter
 from tui.widgets.game_state import GameStateView, describe_action, describe_actions
 from tui.widgets.ply_list import PlyList
@@ -250,7 +251,7 @@ class ReviewScreen(NashplayScreen):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield Static(id="review-progress", classes="one-line")
+        yield Fitted(id="review-progress", classes="one-line")
         with Horizontal(id="review-main"):
             with Vertical(id="review-left"):
                 yield ValueGraph(id="review-graph")
@@ -453,11 +454,8 @@ class ReviewScreen(NashplayScreen):
         if final.is_terminal() and len(self.states) == review.plies + 1:
             series[-1] = result_value(review, final.returns()[0])  # the game's end is its result, not an estimate
         graph = self.query_one("#review-graph", ValueGraph)
-        title = f"Value for player 1 ({scale_words(review)}) by {what}"
-        if len(title) > self._left_width():
-            title = f"Player 1's value by {what}"
         graph.show(
-            title,
+            (f"Value for player 1 ({scale_words(review)}) by {what}", f"Player 1's value by {what}"),
             series,
             value_range(review),
             axis_labels(review),
@@ -469,7 +467,7 @@ class ReviewScreen(NashplayScreen):
         self._show_selected()
 
     def _show_progress(self) -> None:
-        bar = self.query_one("#review-progress", Static)
+        bar = self.query_one("#review-progress", Fitted)
         done, total = self.progress
         if self.phase == "done":
             bar.display = False
@@ -488,7 +486,8 @@ class ReviewScreen(NashplayScreen):
         elif self.phase == "cancelled":
             text = Text(f"Review cancelled after {done} of {total or '?'} moves. r: again, Esc: back", end="")
         else:
-            text = Text(self.fit_line(f"The review failed: {self.problem}. r: again", "The review failed. r: again"))
+            bar.show(f"The review failed: {self.problem}. r: again", "The review failed. r: again")
+            return
         bar.update(text)
 
     def _show_summary(self) -> None:

@@ -53,6 +53,7 @@ from tui.net import STOP_SIGNALS, HumanPlayer, on_signals, play_game
 from tui.screens.board_screen import BoardScreen
 from tui.widgets.advice import AdvicePanel
 from tui.widgets.board import Board
+from tui.widgets.fitted import Fitted
 from tui.widgets.moves import MoveList
 from tui.widgets.setup_picker import SetupPicker
 
@@ -164,7 +165,7 @@ class ServerGameScreen(BoardScreen):
                 yield Static(id="connection")
                 yield Static(id="status")
                 yield Static(id="clocks")
-                yield Static(id="captured")
+                yield Fitted(id="captured")
                 yield AdvicePanel(id="search-advice")
                 yield MoveList(id="moves")
         yield from self.compose_bottom()
@@ -359,10 +360,10 @@ class ServerGameScreen(BoardScreen):
         moves.moves = tuple(m.to_text() for m in view.moves) if view is not None else ()
         moves.first = Side.P1  # on the server the first player always moves first
         self.query_one("#status", Static).update(self._status())
-        captured = self.query_one("#captured", Static)
+        captured = self.query_one("#captured", Fitted)
         captured.display = view is not None
         if view is not None:
-            captured.update(self._captured(view))
+            captured.show(*self._captured(view))
         self._show_title(self._sub_title())
         self._tick()
         self._update_advice()

@@ -37,6 +37,7 @@ from tui.saves import SaveSlot
 from tui.screens.base import LocalGameScreen
 from tui.screens.game_over import GameOverChoice
 from tui.screens.solving import BackgroundSolve, Progress, SolveDone, SolveFailed, SolveProgress
+from tui.widgets.fitted import Fitted
 from tui.widgets.footer import NashplayFooter
 from tui.widgets.heatmap import HeatMap
 from tui.widgets.mix import MixBars
@@ -145,7 +146,7 @@ class TcgScreen(LocalGameScreen[TcgState]):
             with Vertical(id="tcg-right"):
                 yield HeatMap(id="heat")
                 yield Static(id="tcg-history", classes="one-line")
-        yield Static(id="message")
+        yield Fitted(id="message")
         with Horizontal(id="n-field"):
             yield Label(f"n (1..{TCG_APP_MAX_N}):", id="n-label")
             yield Input(placeholder="the most points a player can hold; Enter solves, Esc cancels", id="n-input")
@@ -157,6 +158,7 @@ class TcgScreen(LocalGameScreen[TcgState]):
         for bars in self.query(MixBars):
             bars.ascii_mode = self.nashplay.ascii_mode
         self.query_one("#n-field").display = False
+        self._fit_heat_map()
         self.attach_saves(self.slot)
         self._titles()
         self._start_solve(self.n)
@@ -174,8 +176,13 @@ class TcgScreen(LocalGameScreen[TcgState]):
         )
 
     def size_changed(self) -> None:
-        self.query_one("#heat", HeatMap).max_rows = 9 if self.compact else 11
+        self._fit_heat_map()
         self.refresh_view()
+
+    def _fit_heat_map(self) -> None:
+        """Fewer rows of states on a compact screen (the rounds below keep their room): at the start as after a
+        resize (``size_changed`` comes only with a change)."""
+        self.query_one("#heat", HeatMap).max_rows = 9 if self.compact else 11
 
     # ---- solving in the background
 
@@ -394,17 +401,15 @@ class TcgScreen(LocalGameScreen[TcgState]):
         outcome = self.session.outcome()
         if outcome is not None:
             verdict = "You win" if outcome.winner is self.human else "You lose"
-            self.say(self.fit_line(f"{round_text} {verdict}: {outcome.reason}.", f"{round_text} {verdict}."))
+            self.say(f"{round_text} {verdict}: {outcome.reason}.", f"{round_text} {verdict}.")
         elif (
             self.state.points == (0, 0)
             and before != (0, 0)
             and all(before[side] + action.delta(self.n) < 0 for side, action in zip(Side, joint, strict=True))
         ):
             self.say(
-                self.fit_line(
-                    f"{round_text} Both had too few points: by the rules the game starts again from 0, 0.",
-                    f"{round_text} Both went below 0: the game starts again.",
-                )
+                f"{round_text} Both had too few points: by the rules the game starts again from 0, 0.",
+                f"{round_text} Both went below 0: the game starts again.",
             )
         else:
             self.say(f"{round_text} Points now {self.state.state_text}.")
@@ -421,11 +426,9 @@ class TcgScreen(LocalGameScreen[TcgState]):
         points = self.state.points[self.human]
         cost = -action.delta(self.n)
         self.say(
-            self.fit_line(
-                f"With {points} points a {action.label} (-{cost}) loses: points below 0 lose the game. "
-                f"Press {action.value} again to play it anyway.",
-                f"With {points} points a {action.label} loses the game: {action.value} again plays it.",
-            )
+            f"With {points} points a {action.label} (-{cost}) loses: points below 0 lose the game. "
+            f"Press {action.value} again to play it anyway.",
+            f"With {points} points a {action.label} loses the game: {action.value} again plays it.",
         )
         return False
 

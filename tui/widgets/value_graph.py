@@ -105,7 +105,8 @@ class ValueGraph(Widget):
     """
     COMPONENT_CLASSES = {"graph--bars", "graph--axis"}
 
-    title: reactive[str] = reactive("")
+    #: The title's wordings, most detailed first: the first that fits the widget's width is drawn (at every size).
+    titles: reactive[tuple[str, ...]] = reactive(())
     values: reactive[tuple[float | None, ...]] = reactive(())
     value_range: reactive[tuple[float, float]] = reactive((0.0, 1.0))
     labels: reactive[tuple[str, str, str] | None] = reactive(None)
@@ -114,18 +115,26 @@ class ValueGraph(Widget):
 
     def show(
         self,
-        title: str,
+        titles: str | Sequence[str],
         values: Sequence[float | None],
         value_range: tuple[float, float],
         labels: tuple[str, str, str] | None = None,
     ) -> None:
-        self.title, self.values, self.value_range, self.labels = title, tuple(values), value_range, labels
+        """``titles``: the title, or its wordings most detailed first."""
+        self.titles = (titles,) if isinstance(titles, str) else tuple(titles)
+        self.values, self.value_range, self.labels = tuple(values), value_range, labels
+
+    def title_at(self, width: int) -> str:
+        """The title drawn at ``width`` columns: the first wording that fits, else the last cut to the width."""
+        return next(
+            (title for title in self.titles if len(title) <= width), self.titles[-1][:width] if self.titles else ""
+        )
 
     def render(self) -> Text:
         bars = self.get_component_rich_style("graph--bars", partial=True)
         axis = self.get_component_rich_style("graph--axis", partial=True)
         width, height = self.size.width or 60, self.size.height or 9
-        text = Text(self.title[:width], style=axis, end="")
+        text = Text(self.title_at(width), style=axis, end="")
         low, high = self.value_range
         lines = plot_lines(
             self.values,
