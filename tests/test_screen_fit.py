@@ -2,19 +2,25 @@
 no text line wraps, the title fits the header, and the lines a user needs (the footer's ``q`` and ``?``, TCG's
 "if you deviated" line...) are on the screen. In ASCII mode every character drawn is ASCII.
 
-Most screens are opened once, at 110x34, checked, and checked again once the terminal is resized to 80x24 (an app
-run costs a good part of a second, and the screen's own work, a solve, a search, a review, often more). That checks
-what a start at 80x24 draws only for a screen that draws the same whether it started at a size or was resized to it:
-when this was written, every screen below was compared, started at each size and resized to it. Those that choose a
-text for the width when they draw it, and keep it on a resize (a game screen's status and hints, the review's chart
-titles, the TCG heat map's window...), are started afresh at each size (``FRESH_AT_EACH_SIZE``). A screen that starts
-choosing so later is caught, as a rule, rather than missed: what it chose for 110 columns is checked at 80, where a
-line chosen for more room wraps or is cut (as a user who narrows the terminal would see it)."""
+Every screen is opened once, at 110x34, checked, and checked again once the terminal is resized to 80x24 (an app run
+costs a good part of a second, and the screen's own work, a solve, a search, a review, often more). That checks what a
+start at 80x24 draws only for a screen that draws the same whether it started at a size or was resized to it: when this
+was written, every screen below was compared, started at 80x24 and resized to it from 110x34, and drew the same (but for
+what no size decides: a solve's time, a random set-up, how far the live search got). Where a screen chooses a text for
+the room it has (a message's wording, a game screen's status and hints, the review's chart titles, the TCG heat map's
+window, where the help page and the path field are scrolled to), the choice is made again on a resize, as a user who
+narrows the terminal must see it. A screen that chose for 110 columns only is caught, as a rule, rather than missed:
+what it chose is checked at 80, where a line chosen for more room wraps or is cut.
+``test_a_resize_chooses_the_wordings_again`` checks the other way too, from 80 columns back to 110.
+
+At the first size a test waits until the screen shows the lines it needs, however long its work takes; after the
+resize it looks at once (a resize only draws again), so a line that a resize lost fails the test instead of waiting
+for a hang's ceiling."""
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -41,48 +47,11 @@ Size = tuple[int, int]
 #: first and is resized to the second (see the module docstring for why the larger comes first).
 SIZES: tuple[Size, ...] = ((110, 34), (80, 24))
 
-#: Screens that choose a text for the width when they draw it (and keep it when the terminal is resized): started
-#: afresh at each size. Every other screen is checked at both sizes in one run.
-FRESH_AT_EACH_SIZE = frozenset(
-    {
-        # The status line's long or short form ("You lose: player 1 had too few points..." / "You lose.").
-        "tcg-over",
-        "tcg-over-advisor",
-        # The heat map's window of states is chosen for the room it has.
-        "tcg-40",
-        # Where "end" scrolls the page to, and where the path field scrolls its long value to, depend on the size.
-        "help-geister",
-        "open-record",
-        # The Geister boards' hints ("(which is which is hidden)", "(a hides it)"), the value bar, the advice's notes.
-        "geister-board",
-        "mini-geister-board",
-        "mini-geister-3v2-board",
-        "geister-over",
-        # The review's chart title ("Value for player 1 (+1 a win, -1 a loss) by ply" / "Player 1's value by ply").
-        "review-nim",
-        "review-tcg",
-        "review-footstep",
-        "review-mini-geister",
-    }
-)
-
 Drive = Callable[[NashplayApp, Pilot[None]], Awaitable[None]]
 
 
 def size_id(size: Size) -> str:
     return f"{size[0]}x{size[1]}"
-
-
-def by_size(names: Iterable[str]) -> list[Any]:
-    """Parameters ``(name, sizes)``: the sizes one run checks the screen at (both, or one for a screen started afresh
-    at each size)."""
-    params = []
-    for name in names:
-        if name in FRESH_AT_EACH_SIZE:
-            params += [pytest.param(name, (size,), id=f"{name}-{size_id(size)}") for size in SIZES]
-        else:
-            params.append(pytest.param(name, SIZES, id=name))
-    return params
 
 
 async def settle(app: NashplayApp, pilot: Pilot[None]) -> None:
@@ -93,20 +62,22 @@ async def settle(app: NashplayApp, pilot: Pilot[None]) -> None:
 
 
 async def at_each_size(
-    app: NashplayApp, pilot: Pilot[None], check: Callable[[], Awaitable[None]], sizes: Iterable[Size] = SIZES
+    app: NashplayApp, pilot: Pilot[None], check: Callable[[], object], lines: tuple[str, ...] = ()
 ) -> None:
-    """``check`` at each of ``sizes``, the terminal resized to each in turn (the first is the one the app started at,
-    or was last resized to)."""
-    for size in sizes:
+    """``check`` at each of ``SIZES``, the terminal resized to each in turn (the first is the one the app started at,
+    or was last resized to): there once ``lines`` are on the screen (``until_shown``), after a resize at once."""
+    for size in SIZES:
         resized = tuple(app.size) != size
         if resized:
             await pilot.resize_terminal(*size)
             await pilot.pause()
+        else:
+            await until_shown(app, pilot, lines)
         assert tuple(app.size) == size
         try:
-            await check()
+            check()
         except AssertionError as failure:
-            how = " (resized to it: see FRESH_AT_EACH_SIZE if a text was chosen for another size)" if resized else ""
+            how = " (resized to it: a text chosen for the other size and kept?)" if resized else ""
             raise AssertionError(f"at {size_id(size)}{how}: {failure}") from failure
 
 
@@ -223,11 +194,12 @@ SCREENS: dict[str, tuple[Callable[[], StartRequest], Drive, tuple[str, ...]]] = 
     ),
     "replay": (replay_request, keys("right", "right"), ("q Quit", "? Help", "Ply 2 of 12")),
     "help": (lambda: TCG, keys("question_mark"), ("Twice Clap Game", "Esc: close")),
-    # The Geister page names the board's Unicode glyphs: ASCII mode tells them in ASCII.
+    # The Geister page names the board's Unicode glyphs: ASCII mode tells them in ASCII. Its last words stay on the
+    # screen when a resize folds the page anew (taller at 80 columns).
     "help-geister": (
         replay_request,
         keys("question_mark", "end"),
-        ("Esc: close",),
+        ("Esc: close", "How Geister is won", "the game."),
     ),
     "open-record": (StartRequest, keys("o"), ("Record file",)),
     # The Geister boards with everything on: the advice panel, the hint and the bar (the live search runs in its
@@ -259,8 +231,8 @@ def small_learning(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(GameScreen, "ADVICE_BUDGET", 1.0)
 
 
-@pytest.mark.parametrize(("name", "sizes"), by_size(SCREENS))
-def test_every_screen_fits_and_ascii_mode_draws_only_ascii(name: str, sizes: tuple[Size, ...]) -> None:
+@pytest.mark.parametrize("name", list(SCREENS))
+def test_every_screen_fits_and_ascii_mode_draws_only_ascii(name: str) -> None:
     start, drive, lines = SCREENS[name]
     # The help is a document: it scrolls (a screenful at a time), the rest of the screens must fit.
     scrolling = (VerticalScroll,) if name.startswith("help") else ()
@@ -268,14 +240,76 @@ def test_every_screen_fits_and_ascii_mode_draws_only_ascii(name: str, sizes: tup
     async def test() -> None:
         app = NashplayApp(start(), ascii_mode=True, ai_delay=0)
 
-        async def fits() -> None:
-            await until_shown(app, pilot, lines)
+        def fits() -> None:
             text = assert_fits(app, *lines, scrolling_allowed=scrolling)
             assert not non_ascii(text), f"\n{text}\nnot ASCII: {sorted(non_ascii(text))}"
 
-        async with app.run_test(size=sizes[0]) as pilot:
+        async with app.run_test(size=SIZES[0]) as pilot:
             await drive(app, pilot)
-            await at_each_size(app, pilot, fits, sizes)
+            await at_each_size(app, pilot, fits, lines)
+
+    run(test)
+
+
+def test_a_resize_chooses_the_wordings_again() -> None:
+    """TCG's game over says why the game was lost where its line has room: the whole reason at 110 columns, narrowed
+    to 80 the short wording (not the long one wrapped), and widened to 110 again the whole reason again."""
+    reason = "You: strong attack. Opponent: charge. You lose: player 1 had too few points for strong attack."
+    short = "You: strong attack. Opponent: charge. You lose."
+    start, drive, _ = SCREENS["tcg-over"]
+
+    async def test() -> None:
+        app = NashplayApp(start(), ascii_mode=True, ai_delay=0)
+        async with app.run_test(size=SIZES[0]) as pilot:
+            await drive(app, pilot)
+            for size, shown in ((SIZES[0], reason), (SIZES[1], short), (SIZES[0], reason)):
+                if tuple(app.size) != size:
+                    await pilot.resize_terminal(*size)
+                    await pilot.pause()
+                text = assert_fits(app, shown)
+                line = next(line for line in text.splitlines() if "You: strong attack" in line)
+                assert line.strip() == shown, (size_id(size), line)
+
+    run(test)
+
+
+def test_a_resize_keeps_the_solved_tables_marks_on_a_mini_geister_board() -> None:
+    """In Mini-Geister the hint and the value bar come from the solved tables: a resize draws the advice panels again
+    for the new size, and leaves the marks on the board (it once cleared them, as if the search's advice, which does
+    not run there, had none)."""
+    from tui.widgets.board import Board
+    from tui.widgets.eval_bar import EvalBar
+
+    start, drive, lines = SCREENS["mini-geister-board"]
+
+    async def test() -> None:
+        app = NashplayApp(start(), ascii_mode=True, ai_delay=0)
+        async with app.run_test(size=SIZES[0]) as pilot:
+            await drive(app, pilot)
+            await until_shown(app, pilot, lines)
+            board, bar = app.screen.query_one(Board), app.screen.query_one(EvalBar)
+            marks = (board.hint, bar.fraction, bar.label)
+            assert board.hint is not None and bar.fraction is not None and bar.label, marks
+            await pilot.resize_terminal(*SIZES[1])
+            await pilot.pause()
+            assert (board.hint, bar.fraction, bar.label) == marks
+
+    run(test)
+
+
+def test_the_path_field_keeps_its_end_in_sight_on_a_resize(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The record's path is typed on at its end, where the cursor is: a narrower field still shows it (the field kept
+    its scroll, and the cursor fell out of sight)."""
+    folder = tmp_path / ("a-folder-with-a-long-name-" * 3)
+    folder.mkdir()
+    monkeypatch.chdir(folder)
+    end = folder.name[-24:] + "/"
+
+    async def test() -> None:
+        app = NashplayApp(ascii_mode=True, ai_delay=0)
+        async with app.run_test(size=SIZES[0]) as pilot:
+            await keys("o")(app, pilot)
+            await at_each_size(app, pilot, lambda: assert_fits(app, "Record file", end), ("Record file",))
 
     run(test)
 
@@ -368,11 +402,15 @@ RECORD_SCREENS: dict[str, tuple[Callable[[], Screen[None]], tuple[str, ...], tup
     "viewer-tcg": (_viewer("tcg"), ("right",), ("q Quit", "? Help", "v Review", "Round 1 of", "a comment")),
     "viewer-footstep": (_viewer("footstep"), ("right", "right"), ("q Quit", "v Review", "Round 2 of", "goal")),
     "viewer-nim": (_viewer("nim"), ("right",), ("q Quit", "v Review", "Ply 1 of", "Next:")),
-    "review-nim": (_review("nim"), ("down",), ("q Quit", "? Help", "accuracy", "Ply 2: P2 played", "Best (")),
-    "review-tcg": (_review("tcg"), ("down",), ("q Quit", "accuracy", "Round 1: P2 played", "The equilibrium plays it")),
+    "review-nim": (_review("nim"), ("down",), ("q Quit", "? Help", "accuracy", "Ply 2: P2 played", "Best (", "by ply")),
+    "review-tcg": (
+        _review("tcg"),
+        ("down",),
+        ("q Quit", "accuracy", "Round 1: P2 played", "The equilibrium plays it", "by round"),
+    ),
     "review-footstep": (_review("footstep"), ("end",), ("q Quit", "accuracy", "Best (", "by round")),
-    "review-mini-geister": (_review("mini-geister"), ("down",), ("q Quit", "accuracy", "Ply 2: P2 played")),
-    "review-geister": (_review("geister"), ("down", "down"), ("q Quit", "accuracy", "100%", "Best (")),
+    "review-mini-geister": (_review("mini-geister"), ("down",), ("q Quit", "accuracy", "Ply 2: P2 played", "by ply")),
+    "review-geister": (_review("geister"), ("down", "down"), ("q Quit", "accuracy", "100%", "Best (", "by ply")),
 }
 
 
@@ -390,21 +428,20 @@ async def _open_record_screen(app: NashplayApp, pilot: Pilot[None], name: str) -
     await pilot.pause()
 
 
-@pytest.mark.parametrize(("name", "sizes"), by_size(RECORD_SCREENS))
-def test_the_record_viewer_and_the_review_fit_and_draw_only_ascii(name: str, sizes: tuple[Size, ...]) -> None:
+@pytest.mark.parametrize("name", list(RECORD_SCREENS))
+def test_the_record_viewer_and_the_review_fit_and_draw_only_ascii(name: str) -> None:
     lines = RECORD_SCREENS[name][2]
 
     async def test() -> None:
         app = NashplayApp(ascii_mode=True, ai_delay=0)
 
-        async def fits() -> None:
-            await until_shown(app, pilot, lines)
+        def fits() -> None:
             text = assert_fits(app, *lines)
             assert not non_ascii(text), f"\n{text}\nnot ASCII: {sorted(non_ascii(text))}"
 
-        async with app.run_test(size=sizes[0]) as pilot:
+        async with app.run_test(size=SIZES[0]) as pilot:
             await _open_record_screen(app, pilot, name)
-            await at_each_size(app, pilot, fits, sizes)
+            await at_each_size(app, pilot, fits, lines)
             await pilot.press("escape")
             await pilot.pause()
 
@@ -434,11 +471,11 @@ def test_the_review_fits_while_it_works_and_once_cancelled() -> None:
     async def test() -> None:
         app = NashplayApp(ascii_mode=True, ai_delay=0)
 
-        async def working() -> None:
+        def working() -> None:
             text = assert_fits(app, "Reviewing [", "0/10 moves", "Esc cancels", "x Cancel", "q Quit")
             assert not non_ascii(text)
 
-        async def cancelled() -> None:
+        def cancelled() -> None:
             text = assert_fits(app, "Review cancelled after 0 of 10 moves", "r Again", "q Quit")
             assert not non_ascii(text)
 
@@ -535,10 +572,8 @@ ENDED_AND_RECENT: dict[str, tuple[Callable[[], StartRequest], Callable[[Path], N
 }
 
 
-@pytest.mark.parametrize(("name", "sizes"), by_size(ENDED_AND_RECENT))
-def test_the_recent_games_and_the_screens_of_a_finished_game_fit(
-    name: str, sizes: tuple[Size, ...], state_dir: Path
-) -> None:
+@pytest.mark.parametrize("name", list(ENDED_AND_RECENT))
+def test_the_recent_games_and_the_screens_of_a_finished_game_fit(name: str, state_dir: Path) -> None:
     """The recent games (long and damaged lines cut to the width), and every game screen once its game is over, with
     the review and rematch keys in the footer."""
     start, prepare, drive, lines = ENDED_AND_RECENT[name]
@@ -547,14 +582,13 @@ def test_the_recent_games_and_the_screens_of_a_finished_game_fit(
     async def test() -> None:
         app = NashplayApp(start(), ascii_mode=True, ai_delay=0)
 
-        async def fits() -> None:
-            await until_shown(app, pilot, lines)
+        def fits() -> None:
             text = assert_fits(app, *lines)
             assert not non_ascii(text), f"\n{text}\nnot ASCII: {sorted(non_ascii(text))}"
 
-        async with app.run_test(size=sizes[0]) as pilot:
+        async with app.run_test(size=SIZES[0]) as pilot:
             await drive(app, pilot)
-            await at_each_size(app, pilot, fits, sizes)
+            await at_each_size(app, pilot, fits, lines)
 
     run(test)
 
@@ -589,8 +623,7 @@ def test_the_game_over_panel_and_the_confirmation_fit(name: str, ascii_mode: boo
     async def test() -> None:
         app = NashplayApp(TCG, ascii_mode=ascii_mode, ai_delay=0)
 
-        async def fits() -> None:
-            await until_shown(app, pilot, lines)
+        def fits() -> None:
             text = assert_fits(app, *lines, folding_allowed=("game-over-kept",))
             assert not ascii_mode or not non_ascii(text), f"\n{text}\nnot ASCII: {sorted(non_ascii(text))}"
             if name == "game-over":  # the path whole, each line of it as the panel folds it
@@ -603,6 +636,6 @@ def test_the_game_over_panel_and_the_confirmation_fit(name: str, ascii_mode: boo
             await settle(app, pilot)
             await app.push_screen(make())
             await pilot.pause()
-            await at_each_size(app, pilot, fits)
+            await at_each_size(app, pilot, fits, lines)
 
     run(test)
