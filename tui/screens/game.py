@@ -385,12 +385,7 @@ class GameScreen(BoardScreen):
             names = {side: str(side) for side in Side}
         else:
             names = {session.human: "you", session.human.other: session.opponent.name}
-        running = clock.running
-        parts = [
-            f"{'>' if side is running else ' '}{names[side]} {clock.text(clock.remaining(side))}"
-            for side in (session.human, session.human.other)
-        ]
-        return "Clock:" + "  ".join(parts)
+        return clock.line(names, session.human)
 
     def hand_over(self) -> None:
         """At a shared keyboard: cover the game until the player to move is the one looking."""
