@@ -19,6 +19,7 @@ from tui.game_clock import GameClock, parse_time_control
 from tui.local_session import LocalSession, resume_record
 from tui.screens.game import GameScreen
 from tui.screens.game_over import GameOverPanel
+from tui.screens.nim import NimScreen
 from tui.screens.setup import SetupScreen
 from tui.session import GameSession
 from tui.widgets.choice import CycleChoice
@@ -160,3 +161,36 @@ def test_a_nim_game_keeps_a_clock_that_follows_its_moves_and_resumes_with_the_ti
     with pytest.raises(ConfigError, match="minutes are more than 0") as refused:
         NimConfig((3, 4), clock="0+5").check()
     assert refused.value.option == "--clock"
+
+
+def test_nim_with_a_clock_from_its_set_up_shows_it_at_80x24_and_a_fallen_flag_ends_the_game(state_dir: Path) -> None:
+    async def test() -> None:
+        config = NimConfig((3, 4, 5), opponent="random", seed=1)
+        app = NashplayApp(StartRequest.for_config(config, setup=True), ai_delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            clock = app.screen.query_one("#clock", CycleChoice)
+            clock.focus()
+            await pilot.press("right")
+            assert clock.value == "3+2"
+            assert_fits(app)
+            await pilot.press("ctrl+s")
+            await wait_for(pilot, lambda: isinstance(app.screen, NimScreen), "the game")
+            screen = app.screen
+            assert isinstance(screen, NimScreen) and screen.session.clock is not None
+            # The user's time runs from the start (so it shows 2:59 at once); the random player's waits at 3:00.
+            await wait_for(pilot, lambda: "Clock:>you 2:5" in screen_text(app), "the clock shown")
+            assert "  random 3:00" in screen_text(app)
+            assert_fits(app)
+            await pilot.press("enter")  # a move; the random player answers at once
+            await wait_for(pilot, lambda: len(screen.state.history()) == 2, "the reply")
+            assert screen.session.clock.running is Side.P1
+            assert "Clock:>you " in screen_text(app) and "  random 3:0" in screen_text(app)  # 3:00 and the increment
+            fake = FakeTime()
+            fake.now = screen.session.clock.since + 10_000.0
+            screen.session.clock.now = fake  # hours later: the flag falls at the next tick
+            await wait_for(pilot, lambda: isinstance(app.screen, GameOverPanel), "the game-over panel")
+            await wait_for(pilot, lambda: "player 1 ran out of time" in screen_text(app), "the panel drawn")
+            assert screen.session.record().result == "0-1" and screen.session.record().tags["TimeControl"] == "180+2"
+
+    run(test)

@@ -17,6 +17,8 @@ from core.game import Side
 #: The record's tags: the time control ("300+3": seconds and increment) and each side's time left ("287.5,300").
 TIME_CONTROL_TAG = "TimeControl"
 CLOCK_TAG = "Clock"
+#: The clocks the set-up screens offer (minutes each, plus seconds a move), "none" first; any other with ``--clock``.
+OFFERED_CLOCKS = ("none", "3+2", "5+3", "10+5", "15+10")
 #: The longest time control the app takes (a day) and the largest increment (an hour).
 MAX_SECONDS, MAX_INCREMENT = 86_400.0, 3_600.0
 

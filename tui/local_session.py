@@ -321,6 +321,10 @@ class LocalSession(Generic[StateT]):
             self.keeper.abandon()
         self.state = state
         self.ending = None
+        if self.clock is not None:  # the same time control, full again
+            self.clock = GameClock(self.clock.initial, self.clock.increment, now=self.clock.now)
+            self._clock_plies = len(state.history())
+            self.clock.start(self._clock_side())
 
     def abort(self) -> None:
         """End the game and keep nothing of it (allowed before the user's second move: ``game_life.may_abort``)."""

@@ -349,8 +349,9 @@ class LocalGameScreen(NashplayScreen, Generic[StateT]):
         return self.session.over
 
     def check_over(self) -> None:
-        """After every change: the footer's keys follow the game's end (v and m after it), and the game-over panel
-        opens when it comes."""
+        """After every change: the clock follows the moves, the footer's keys follow the game's end (v and m after
+        it), and the game-over panel opens when it comes."""
+        self.session.sync_clock()
         if self.over == self._over_shown:
             return
         self._over_shown = self.over
@@ -379,6 +380,32 @@ class LocalGameScreen(NashplayScreen, Generic[StateT]):
 
     #: Whether the panel has shown the review's accuracy (once is enough).
     _accuracy_shown = False
+
+    # ---- the clock (a game played with one: ``LocalSession.clock``)
+
+    def start_clock(self) -> None:
+        """Tick the game's clock, if it has one: shown as it runs, and a fallen flag ends the game."""
+        if self.session.clock is not None:
+            self.set_interval(0.2, self._tick_clock)
+
+    def _tick_clock(self) -> None:
+        if self.session.check_clock() is not None:
+            self.cancel_work()
+            self.say(f"{self.session.outcome()}.")
+            self._keep()
+            self.game_changed()
+        elif self.session.clock is not None and not self.over:
+            self.clock_ticked()
+
+    def clock_ticked(self) -> None:
+        """Show the clock's new time (the screen's own place for it)."""
+
+    def clock_line(self) -> str:
+        """``Clock:>you 4:59  perfect 5:00`` (each side's name as the screen says it), ``""`` without a clock."""
+        names = {side: str(side) if self.session.opponent == "human" else "you" for side in Side}
+        if self.session.opponent != "human":
+            names[self.human.other] = self.session.opponent or "opponent"
+        return self.session.clock_text(names)
 
     def takeback_refused(self) -> bool:
         """Whether a takeback is refused now (the game is over, or none are allowed): the message line says why."""

@@ -165,6 +165,7 @@ class NimScreen(LocalGameScreen[HeapGameState]):
             config.seed,
             resumed=state is not None,
             takebacks=takebacks_allowed("nim", config.opponent, config.takebacks),
+            clock=config.new_clock(),
         )
         self.slot = slot
         self.splits = self.config.rule.can_split
@@ -209,6 +210,7 @@ class NimScreen(LocalGameScreen[HeapGameState]):
         self.query_one("#nim-right").display = self.advice_shown
         self.attach_saves(self.slot)
         self._position_changed()
+        self.start_clock()
 
     def size_changed(self) -> None:
         self.refresh_view()
@@ -319,8 +321,14 @@ class NimScreen(LocalGameScreen[HeapGameState]):
             panel.show(advice, advice.engine, compact=self.compact, who=who)
             table.show(analysis)
 
+    def clock_ticked(self) -> None:
+        self.query_one("#nim-status", Static).update(self._status())
+
     def _status(self) -> Text:
         text = Text(end="")
+        clock = self.clock_line()
+        if clock:
+            text.append(clock + "\n")
         text.append(f"Heaps {self.state.heaps_text}", style="bold")
         outcome = self.session.outcome()
         played = len(self.state.history())

@@ -29,10 +29,11 @@ from core.impartial import (
     parse_rule,
 )
 from tui.config import MAX_HEAP, MAX_HEAPS, NIM_OPPONENTS, ConfigError, NimConfig, check_heaps
+from tui.game_clock import OFFERED_CLOCKS
 from tui.game_life import default_takebacks, takebacks_allowed
 from tui.messages import OpenGame, ShowMenu
 from tui.screens.base import NashplayScreen
-from tui.widgets.choice import CheckChoice, ChoiceButton, ChoiceSet
+from tui.widgets.choice import CheckChoice, ChoiceButton, ChoiceSet, CycleChoice
 from tui.widgets.footer import NashplayFooter
 
 PaletteEntry = tuple[str, str, str]
@@ -111,6 +112,8 @@ class NimSetupScreen(NashplayScreen):
                 with Vertical(id="nim-octal-field", classes="rule-field"):
                     yield Label("Octal code, e.g. 0.137", classes="hint")
                     yield Input(octal, placeholder="e.g. 0.137", id="nim-octal")
+                # Here, not beside the takebacks: at 80x24 the right column has no row to spare.
+                yield CycleChoice("Clock", OFFERED_CLOCKS, self.config.clock or "none", id="clock")
             with Vertical(id="nim-setup-right"):
                 yield Label("Play", classes="heading")
                 with ChoiceSet(id="nim-play"):
@@ -188,7 +191,10 @@ class NimSetupScreen(NashplayScreen):
         opponent = next((name for name in NIM_OPPONENTS if name == pressed), self.config.opponent)
         human = Side.P2 if self.query_one("#nim-side", RadioSet).pressed_index == 1 else Side.P1
         takebacks = self.query_one("#takebacks", CheckChoice).value
-        return NimConfig(heaps, rule, misere, opponent, human, self.config.seed, takebacks)
+        clock = self.query_one("#clock", CycleChoice).value
+        return NimConfig(
+            heaps, rule, misere, opponent, human, self.config.seed, takebacks, None if clock == "none" else clock
+        )
 
     @on(Input.Submitted)
     def _next_field(self) -> None:

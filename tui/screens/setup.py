@@ -27,6 +27,7 @@ from core.game import Side
 from core.geister import Colour, Setup, Variant, variant_by_name
 from solvers.catalogue import player_entry, players_for
 from tui.config import SHARED_KEYBOARD, GeisterConfig
+from tui.game_clock import OFFERED_CLOCKS
 from tui.game_life import default_takebacks, takebacks_allowed
 from tui.messages import OpenGame, ShowMenu
 from tui.screens.base import NashplayScreen
@@ -37,8 +38,6 @@ from tui.widgets.setup_picker import SetupPicker
 
 #: The thinking times offered for the search AIs (the UPP paper's experiments used 0.25, 0.5 and 1 s).
 THINK_TIMES = (0.25, 0.5, 1.0, 2.0)
-#: The clocks offered (minutes each, plus seconds a move: ``tui.game_clock``); any other with ``--clock``.
-CLOCKS = ("none", "3+2", "5+3", "10+5", "15+10")
 
 
 class SetupScreen(NashplayScreen):
@@ -101,7 +100,11 @@ class SetupScreen(NashplayScreen):
                     yield ChoiceButton("Player 2 (second)", value=self.config.human is Side.P2)
                 allowed = takebacks_allowed(self.variant.name, self.config.opponent, self.config.takebacks)
                 yield CheckChoice("Takebacks allowed", allowed, id="takebacks")
-                clocks = CLOCKS if self.config.clock in (None, *CLOCKS) else (*CLOCKS, str(self.config.clock))
+                clocks = (
+                    OFFERED_CLOCKS
+                    if self.config.clock in (None, *OFFERED_CLOCKS)
+                    else (*OFFERED_CLOCKS, str(self.config.clock))
+                )
                 yield CycleChoice("Clock (c)", clocks, self.config.clock or "none", id="clock")
             with Vertical(id="setup-middle"):
                 yield Label("Opponent", classes="heading")
