@@ -15,7 +15,6 @@ import concurrent.futures
 import contextlib
 import os
 import shutil
-import tempfile
 import textwrap
 import time
 from collections.abc import Callable
@@ -41,6 +40,7 @@ from solvers.review import MARKS, THRESHOLDS, VERDICTS, MoveReview, Review
 from tui.config import GeisterConfig
 from tui.games import GAMES
 from tui.messages import OpenGame
+from tui.saves import scratch_folder
 from tui.screens.base import NashplayScreen
 from tui.search_process import SearchProcess, review_in_child
 from tui.widgets.board import Board
@@ -368,7 +368,8 @@ class ReviewScreen(NashplayScreen):
 
         if stopping() or self._process is None:
             return "cancelled"  # the screen closed before this thread started: no process is started for it
-        folder = tempfile.mkdtemp(prefix="nashplay-review-")
+        # Under nashplay's state folder, so a kill's leftover is removed at the next start (``SaveStore.clean``).
+        folder = str(scratch_folder("review"))
         stop = os.path.join(folder, "stop")
         try:
             future = self._process.submit(review_in_child, self.record.to_text(), self.depth, self.seconds, folder)

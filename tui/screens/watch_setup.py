@@ -27,6 +27,7 @@ from tui.messages import ShowMenu, WatchGame
 from tui.screens.base import NashplayScreen
 from tui.watching import WATCHABLE, WatchSettings, default_players, parse_watch_time
 from tui.widgets.choice import ChoiceButton, ChoiceSet
+from tui.widgets.fitted import Fitted
 from tui.widgets.footer import NashplayFooter
 
 #: The two sides, in the ids of their lists and fields (``player-1``, ``time-1``).
@@ -91,7 +92,7 @@ class WatchSetupScreen(NashplayScreen):
                 with Vertical(id=f"watch-column-{side}", classes="watch-players"):
                     yield Label("Player 1 (first)" if side == 1 else "Player 2", classes="heading")
                     yield self._player_list(side)
-        yield Static(id="watch-message", classes="one-line")
+        yield Fitted(id="watch-message", classes="one-line")
         yield NashplayFooter()
 
     def _player_list(self, side: int) -> ChoiceSet:
@@ -174,11 +175,10 @@ class WatchSetupScreen(NashplayScreen):
 
     def _say(self, problem: str | None) -> None:
         """The message line: why it did not start (``None``: nothing to say), on one line of the terminal."""
-        message = self.query_one("#watch-message", Static)
+        message = self.query_one("#watch-message", Fitted)
         message.display = problem is not None
-        if problem is not None:
-            line = self.fit_line(f"Not yet: {problem}", problem, margin=2 if self.compact else 4)
-            message.update(Text(line, style="bold", end=""))
+        if problem is not None:  # the wording that fits, chosen again if the terminal is resized
+            message.show(*(Text(line, style="bold", end="") for line in (f"Not yet: {problem}", problem)))
 
     # ---- the choices
 
