@@ -130,6 +130,10 @@ class GameType:
     check_playable: Callable[[Mapping[str, Any]], None] = lambda values: None
     #: The parameter ``check_playable`` judges (its option is what to change), if one.
     playable_parameter: str | None = None
+    #: What a record may say, beyond each parameter's own parser: raises ``ValueError`` for values that no command
+    #: takes (Nim's heaps past the solver's bounds). ``from_tags`` checks it before it builds a state, and a solved
+    #: line's values are checked with it before the line is built, so that every record the viewer gets, it replays.
+    check_recorded: Callable[[Mapping[str, Any]], None] = lambda values: None
     #: Its start is dealt by chance (Goofspiel's deck): ``new_state`` takes a ``seed``, which a match draws for each
     #: game so that the same match seed plays the same games.
     deals: bool = False

@@ -29,6 +29,7 @@ Text forms (``spec/notation.md``):
 
 from __future__ import annotations
 
+import bisect
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -70,9 +71,15 @@ class HeapRule(ABC):
         """Whether a move may break a heap in two (a take-and-break game such as Kayles)."""
         return False
 
+    def takes(self, size: int) -> Iterable[int]:
+        """The takes ``allows`` may say yes to on a heap of ``size``, ascending: every number up to the heap here;
+        the rules narrow it, so that a heap of a hundred thousand stones under ``{10000}`` is one take to try,
+        not a hundred thousand."""
+        return range(size + 1)
+
     def moves(self, size: int) -> Iterator[tuple[int, Parts]]:
         """Every move from a heap of ``size``: ``(take, parts left)``, two parts listed once with ``a <= b``."""
-        for take in range(size + 1):
+        for take in self.takes(size):
             rest = size - take
             if rest == 0:
                 if self.allows(take, 0):
@@ -96,6 +103,9 @@ class Nim(HeapRule):
     def allows(self, take: int, leaves: int) -> bool:
         return take >= 1 and leaves <= 1
 
+    def takes(self, size: int) -> Iterable[int]:
+        return range(1, size + 1)
+
     @property
     def text(self) -> str:
         return "nim"
@@ -109,15 +119,21 @@ class Subtraction(HeapRule):
     """Take ``s`` stones from one heap, for ``s`` in the subtraction set."""
 
     values: frozenset[int]
+    #: The values ascending (``takes``).
+    ordered: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
     def __init__(self, values: Iterable[int]) -> None:
         chosen = frozenset(values)
         if not chosen or min(chosen) < 1:
             raise ValueError(f"a subtraction set holds positive numbers (at least one), not {sorted(chosen)}")
         object.__setattr__(self, "values", chosen)
+        object.__setattr__(self, "ordered", tuple(sorted(chosen)))
 
     def allows(self, take: int, leaves: int) -> bool:
         return take in self.values and leaves <= 1
+
+    def takes(self, size: int) -> Iterable[int]:
+        return self.ordered[: bisect.bisect_right(self.ordered, size)]
 
     @property
     def text(self) -> str:
@@ -158,6 +174,9 @@ class Octal(HeapRule):
 
     def allows(self, take: int, leaves: int) -> bool:
         return 0 <= take < len(self.digits) and bool(self.digits[take] & (1 << leaves))
+
+    def takes(self, size: int) -> Iterable[int]:
+        return range(min(size, len(self.digits) - 1) + 1)
 
     @property
     def can_split(self) -> bool:
@@ -438,15 +457,17 @@ class HeapGameState:
     def parse_action(self, text: str) -> HeapMove:
         """Read a move; a short ``heap:take`` that can only mean one split is read as that split."""
         move = HeapMove.parse(text)
-        if move.split is None and self.why_illegal(move) is not None:
-            splits = [
-                m for m in heap_moves(self.heaps, self.rule) if (m.index, m.take) == (move.index, move.take) and m.split
-            ]
-            if len(splits) == 1:
+        if move.split is None and self.why_illegal(move) is not None and 0 <= move.index < len(self.heaps):
+            # The splits this take allows are counted from the heap alone (every move of every heap listed to find
+            # them was millions of moves on a record's big heaps): the rest into a + b, 1 <= a <= b.
+            rest = self.heaps[move.index] - move.take
+            count = rest // 2 if rest >= 2 and self.rule.allows(move.take, 2) else 0
+            splits = [HeapMove(move.index, move.take, (a, rest - a)) for a in range(1, min(count, 4) + 1)]
+            if count == 1:
                 return splits[0]
             if splits:
-                choices = " or ".join(m.to_text() for m in splits[:4]) + (" or ..." if len(splits) > 4 else "")
-                raise InvalidMoveError(f"{text.strip()!r} must say how the rest splits: write {choices}")
+                choices = " or ".join(m.to_text() for m in splits) + (" or ..." if count > 4 else "")
+                raise InvalidMoveError(f"{clipped(text.strip())!r} must say how the rest splits: write {choices}")
         return move
 
     def format_action(self, action: HeapMove) -> str:
@@ -521,6 +542,38 @@ def check_played(heaps: Sequence[int], rule: HeapRule) -> None:
         )
 
 
+#: What a record of a heap game may hold: the most that any command takes (``analyse nim`` and ``review``, whose
+#: Sprague-Grundy solver is bounded by ``solvers.grundy_limits``' ``MAX_HEAPS``, ``MAX_HEAP`` and ``MAX_TAKE``; the
+#: app and the arena play far less, ``MAX_PLAYED_HEAP``), so that a record one command reads, every reader reads.
+#: Checked on the tags before a state is built: a heap of a billion under ``{999999999}`` made a replay look at a
+#: billion takes, one at a time, for every state.
+MAX_RECORDED_HEAPS = 100
+MAX_RECORDED_HEAP = 100_000
+MAX_RECORDED_TAKE = 10_000
+
+
+def largest_take(rule: HeapRule) -> int:
+    """The most stones ``rule`` takes at once (a heap's size for Nim: no bound of its own, so 0 here)."""
+    if isinstance(rule, Subtraction):
+        return max(rule.values)
+    if isinstance(rule, Octal):
+        return len(rule.digits) - 1
+    return 0
+
+
+def check_recorded(heaps: Sequence[int], rule: HeapRule) -> None:
+    """Whether a record may hold these heaps and this rule (``MAX_RECORDED_HEAPS``...); else
+    ``InvalidPositionError`` says which bound they pass."""
+    if len(heaps) > MAX_RECORDED_HEAPS:
+        raise InvalidPositionError(f"a record holds at most {MAX_RECORDED_HEAPS} heaps, not {len(heaps):,}")
+    if heaps and max(heaps) > MAX_RECORDED_HEAP:
+        raise InvalidPositionError(f"a record's heaps hold at most {MAX_RECORDED_HEAP:,} stones, not {max(heaps):,}")
+    if largest_take(rule) > MAX_RECORDED_TAKE:
+        raise InvalidPositionError(
+            f"a record's rule takes at most {MAX_RECORDED_TAKE:,} stones at once, not {largest_take(rule):,}"
+        )
+
+
 def _heaps(state: Game[Any, Any]) -> HeapGameState:
     assert isinstance(state, HeapGameState), state
     return state
@@ -531,7 +584,9 @@ def _nim_from_tags(tags: Mapping[str, str]) -> HeapGameState:
     start = tags.get("Start")
     if start is None:
         raise NotationError('a Nim record needs its heaps: [Start "3,4,5"]')
-    return HeapGameState.from_text(start, read_tag(tags, RULE_PARAMETER), misere)
+    heaps, rule = parse_heaps(start), read_tag(tags, RULE_PARAMETER)
+    check_recorded(heaps, rule)  # before any state is built from them
+    return HeapGameState(heaps, rule, misere)
 
 
 def _nim_label(tags: Mapping[str, str]) -> str:
@@ -558,6 +613,7 @@ GAME_TYPES = (
         units=("ply", "plies"),
         state_name="heaps",
         check_playable=lambda values: check_played(values["heaps"], values["rule"]),
+        check_recorded=lambda values: check_recorded(values["heaps"], values["rule"]),
         playable_parameter="heaps",
         position_metavar="HEAPS",
         position_help="heap sizes, e.g. 3,4,5",
