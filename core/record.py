@@ -43,8 +43,23 @@ _TOKEN_RE = re.compile(r"\{[^}]*\}|\{[^}]*$|\d+\.(?:\.\.)?|\S+")
 #: The largest record read, in characters (and bytes on disk): the longest game (300 plies) with a comment on
 #: every move fits many times over; anything bigger is not a record, and is refused before it is read.
 MAX_RECORD_CHARS = 1_000_000
+
 #: The most moves a record may hold: no variant's game is longer than 300 plies.
 MAX_RECORD_MOVES = 10_000
+
+#: Characters a terminal acts on instead of showing (C0 and C1 controls, DEL, but the tab): an escape sequence in a
+#: tag or a comment could set the terminal's title or clipboard when a record is listed, a carriage return or a
+#: backspace write over what was printed.
+_CONTROL_RE = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f]")
+#: What a control character of a record becomes: the replacement character, which no notation takes (a tag with one
+#: still fails to parse where it would have).
+REPLACEMENT = "\ufffd"
+
+
+def printable(text: str) -> str:
+    """``text`` with every character a terminal would act on (``_CONTROL_RE``: escapes, bells, backspaces, line
+    breaks...) replaced: one line, shown as it is, for what prints a tag, a comment or a file's name."""
+    return _CONTROL_RE.sub(REPLACEMENT, text)
 
 
 @dataclass
@@ -72,7 +87,9 @@ class Record:
         record = cls()
         body_lines: list[tuple[int, str]] = []
         for number, raw in enumerate(text.splitlines(), start=1):
-            line = raw.strip()
+            # The control characters of each line go before it is read: no tag, comment or move of a record carries
+            # one to whoever shows it.
+            line = printable(raw).strip()
             if not line or line.startswith(";"):
                 continue
             if line.startswith("[") and not body_lines:
@@ -83,6 +100,9 @@ class Record:
                 continue
             body_lines.append((number, line))
         result_seen: str | None = None
+        # Each move's comments, joined once at the end: joined one by one, every comment copied the whole comment
+        # so far (a megabyte of "{a}" took seconds).
+        comments: dict[int, list[str]] = {}
         for number, line in body_lines:
             for token in _TOKEN_RE.finditer(line):
                 word = token.group()
@@ -94,8 +114,8 @@ class Record:
                     if not record.moves:
                         raise RecordError("a comment must follow a move", number)
                     comment = word[1:-1].strip()
-                    previous = record.moves[-1].comment
-                    record.moves[-1].comment = f"{previous} {comment}" if previous else comment
+                    if comment:
+                        comments.setdefault(len(record.moves) - 1, []).append(comment)
                 elif re.fullmatch(r"\d+\.(\.\.)?", word):
                     continue
                 elif word in RESULTS or word in POINT_RESULTS:
@@ -104,6 +124,8 @@ class Record:
                     if len(record.moves) >= MAX_RECORD_MOVES:
                         raise RecordError(f"more than {MAX_RECORD_MOVES:,} moves: no game is that long", number)
                     record.moves.append(RecordedMove(word, None, number))
+        for index, parts in comments.items():
+            record.moves[index].comment = " ".join(parts)
         if result_seen is not None:
             tagged = record.tags.get("Result")
             if tagged is not None and tagged != result_seen:
@@ -115,20 +137,19 @@ class Record:
 
     @classmethod
     def load(cls, path: str | Path) -> Record:
-        """Read a record file; ``RecordError`` for one too large, not UTF-8 or malformed, ``OSError`` for one that
-        cannot be read. At most ``MAX_RECORD_CHARS`` bytes are ever read, whatever the file's size."""
-        with Path(path).open("rb") as file:
-            data = file.read(MAX_RECORD_CHARS + 1)
-        if len(data) > MAX_RECORD_CHARS:
-            raise RecordError(f"{path} is larger than {MAX_RECORD_CHARS:,} bytes: too large for a record")
+        """Read a record file: every command and the app read records through here. ``RecordError`` for what is
+        not a regular file (a named pipe, a device, a folder), one too large, not UTF-8 or malformed; ``OSError``
+        for one that cannot be read. At most ``MAX_RECORD_CHARS`` bytes are ever read, whatever the file's size."""
+        data = read_record_bytes(path)
+        where = printable(str(path))
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as error:
-            raise RecordError(f"{path} is not UTF-8 text (byte {error.start})") from None
+            raise RecordError(f"{where} is not UTF-8 text (byte {error.start})") from None
         try:
             return cls.parse(text)
         except RecordError as error:
-            raise RecordError(f"{path}: {error}") from None
+            raise RecordError(f"{where}: {error}") from None
 
     # ---- writing
 
@@ -289,6 +310,62 @@ class Record:
         must not fail on a tag that only replay needs to be right)."""
         fields = self.tags.get("Start", "").split()
         return Side.P2 if len(fields) > 1 and fields[1] == "2" else Side.P1
+
+
+#: How a record file is opened: never waiting (a named pipe with no writer, a device), never becoming the process's
+#: terminal, and not inherited by a child.
+_READ = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
+def read_record_bytes(path: str | Path) -> bytes:
+    """The bytes of the record file at ``path``, at most ``MAX_RECORD_CHARS`` of them (``read_capped``)."""
+    return read_capped(path, MAX_RECORD_CHARS, "a record")
+
+
+def read_capped(path: str | Path, limit: int, what: str) -> bytes:
+    """The bytes of the file at ``path`` (``what`` it should be, for the messages: "a record"), at most ``limit`` of
+    them. Only a regular file is read: the path is looked at before it is opened (a named pipe opened for reading
+    waits for ever for a writer, and Ctrl-C cannot reach a process waiting in ``open``), and what was opened is
+    looked at again (it may have been replaced in between); a file past the cap is refused by its size, before a
+    byte is read. ``RecordError`` for what is not such a file, ``OSError`` for what cannot be read."""
+    where = printable(str(path))
+    _check_regular(os.stat(path).st_mode, where, what)
+    descriptor = os.open(path, _READ)
+    try:
+        status = os.fstat(descriptor)
+        _check_regular(status.st_mode, where, what)
+        if status.st_size > limit:
+            raise RecordError(f"{where} is larger than {limit:,} bytes: too large for {what}")
+        chunks: list[bytes] = []
+        left = limit + 1  # one byte past the cap: a file that grew since fstat is still caught
+        while left > 0:
+            chunk = os.read(descriptor, left)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+    finally:
+        os.close(descriptor)
+    data = b"".join(chunks)
+    if len(data) > limit:
+        raise RecordError(f"{where} is larger than {limit:,} bytes: too large for {what}")
+    return data
+
+
+#: What is not a regular file, in words, by ``stat``'s test of it.
+_NOT_REGULAR = (
+    (stat.S_ISFIFO, "a named pipe"),
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISCHR, "a device"),
+    (stat.S_ISBLK, "a device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def _check_regular(mode: int, where: str, what: str) -> None:
+    if not stat.S_ISREG(mode):
+        kind = next((words for test, words in _NOT_REGULAR if test(mode)), "not a file")
+        raise RecordError(f"{where} is not a regular file ({kind}): {what} is a file")
 
 
 def result_text(game: str, outcome: Outcome | None) -> str:
@@ -456,4 +533,13 @@ def _wrap(words: list[str], width: int) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["POINT_RESULTS", "RESULTS", "Record", "RecordedMove", "result_text"]
+__all__ = [
+    "POINT_RESULTS",
+    "RESULTS",
+    "Record",
+    "RecordedMove",
+    "printable",
+    "read_capped",
+    "read_record_bytes",
+    "result_text",
+]
