@@ -21,6 +21,7 @@ import time
 from typing import TYPE_CHECKING, NoReturn
 
 from core.games import GAME_TYPES, GameType, Parameter
+from core.record import printable
 from tui.arguments import add_parameter_option, parameter_value
 
 if TYPE_CHECKING:
@@ -73,7 +74,8 @@ def _add_options(parser: argparse.ArgumentParser, game: GameType) -> None:
 
 
 def _fail(parser: argparse.ArgumentParser, game: str, message: str) -> NoReturn:
-    parser.exit(2, f"nashplay analyse {game}: error: {message}\n")
+    # The message may quote what was typed: one line, and never a terminal's escapes.
+    parser.exit(2, f"nashplay analyse {game}: error: {printable(message)}\n")
 
 
 def _request(args: argparse.Namespace) -> Request:

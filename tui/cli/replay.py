@@ -22,7 +22,7 @@ from core.errors import NotationError
 from core.game import Side
 from core.game_type import Parameter, resolve
 from core.games import GAME_TYPES, state_text, units_of
-from core.record import Record
+from core.record import Record, printable
 from tui.arguments import parameter_type
 from tui.cli.common import StatusLine, file_problem, open_app, plural, seed_number
 
@@ -130,7 +130,7 @@ def _check_options(args: argparse.Namespace, parser: argparse.ArgumentParser) ->
     """Refuse, in one line, an option that would be ignored by what is replayed."""
 
     def refuse(reason: str) -> None:
-        parser.exit(2, f"nashplay replay: error: {reason}\n")
+        parser.exit(2, f"nashplay replay: error: {printable(reason)}\n")
 
     if args.file and args.solved:
         refuse("give a record file or --solved GAME, not both")
@@ -187,6 +187,10 @@ def _line_values(args: argparse.Namespace) -> dict[str, Any]:
                 values[parameter.name] = parameter_type(parameter)(given)
             except (argparse.ArgumentTypeError, ValueError) as error:
                 raise argparse.ArgumentTypeError(f"--{parameter.name} for {args.solved}: {error}") from None
+    try:  # the line is a record: the viewer replays it, so it must be one a record may be
+        GAME_TYPES[args.solved].check_recorded(values)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(f"--solved {args.solved}: {error}") from None
     return values
 
 
@@ -242,7 +246,7 @@ def _solved(args: argparse.Namespace, parser: argparse.ArgumentParser) -> list[S
     try:
         lines = chosen_lines(args)
     except ValueError as error:  # NotationError, InvalidPositionError, LineTooLongError, a line that cannot be
-        parser.exit(2, f"nashplay replay --solved: error: {error}\n")
+        parser.exit(2, f"nashplay replay --solved: error: {printable(str(error))}\n")
     if not args.list:
         return lines
     if args.json:
@@ -349,13 +353,16 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         return open_app(StartRequest("replay", record=line.record, replay_side=side, replay_title=title), args)
     if not args.file:
         parser.exit(2, "nashplay replay: error: give a record file, or --solved GAME (e.g. --solved mini-geister)\n")
+    # The file's name as it is printed and shown: a name may hold a terminal's escapes, and the record's own text has
+    # none (``Record.parse``).
+    shown = printable(args.file)
     try:
         record = Record.load(args.file)
         states = record.replay_states()
     except (NotationError, OSError) as error:
-        parser.exit(2, f"nashplay replay: error: {file_problem(args.file, error)}\n")
+        parser.exit(2, f"nashplay replay: error: {printable(file_problem(args.file, error))}\n")
     if args.list:
-        _list_record(args.file, record, states, args.json)
+        _list_record(shown, record, states, args.json)
         return 0
     side = Side.from_number(args.side or "1")
-    return open_app(StartRequest("replay", record=record, replay_side=side, replay_title=f"Replay: {args.file}"), args)
+    return open_app(StartRequest("replay", record=record, replay_side=side, replay_title=f"Replay: {shown}"), args)

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, NoReturn
 
 from core.errors import NotationError
 from core.games import GAME_TYPES
-from core.record import Record
+from core.record import Record, printable
 from solvers.review import MARKS, THRESHOLDS, VERDICTS
 from solvers.review.records import DEFAULT_DEPTH
 from tui.cli.common import file_problem, plural, real_number, whole_number
@@ -91,7 +91,8 @@ def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
 
 
 def _fail(parser: argparse.ArgumentParser, message: str) -> NoReturn:
-    parser.exit(2, f"nashplay review: error: {message}\n")
+    # One line, and no terminal escapes from a file's name or a record's text.
+    parser.exit(2, f"nashplay review: error: {printable(message)}\n")
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
@@ -131,7 +132,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         head = {key: data.pop(key) for key in ("game", "players", "plies", "engine", "scale")}
         print(json.dumps({**head, "span": review.span, **data}))
     else:
-        print("\n".join(render(review, args.file, record.result)))
+        print("\n".join(render(review, printable(args.file), record.result)))
     return 0
 
 
