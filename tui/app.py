@@ -21,12 +21,13 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.command import CommandPalette, SearchIcon
 from textual.content import Content
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.scrollbar import ScrollBar, ScrollBarRender
 
 from core.errors import NotationError, clipped
 from core.game import Side
-from core.record import Record
+from core.record import Record, printable
 from solvers.review import Review
 from tui.games import Config, game_entry, game_of, load_screen
 from tui.local_session import check_resumable, resume_record
@@ -353,12 +354,14 @@ class NashplayApp(App[None]):
         self.open_recent(last)
 
     def open_record_file(self, path: Path) -> str | None:
-        """Open a record file in the replay viewer; returns an error message instead when it cannot."""
+        """Open a record file in the replay viewer; returns an error message (one line) instead when it cannot."""
         try:
             record = Record.load(path)
-        except (NotationError, OSError) as error:
-            return f"Cannot replay {path}: {error}"
-        self.open_replay(record, Side.P1, f"Replay: {path.name}")
+        except OSError as error:  # the OS's words without its errno and the path again
+            return printable(f"Cannot replay {path}: {(error.strerror or str(error)).lower()}")
+        except NotationError as error:  # names the file itself
+            return printable(f"Cannot replay: {error}")
+        self.open_replay(record, Side.P1, f"Replay: {printable(path.name)}")
         return None
 
     @on(ShowMenu)
@@ -404,7 +407,9 @@ class NashplayApp(App[None]):
 
         def opened(path: str | None) -> None:
             if path:
-                error = self.open_record_file(Path(path).expanduser())
+                # Already expanded by the prompt (``prompt_path``): "~nosuchuser/x" is left as it is there, and
+                # expanding it again raised out of the app.
+                error = self.open_record_file(Path(path))
                 if error and isinstance(self.screen, MenuScreen):
                     self.screen.show_message(error)
 
@@ -439,6 +444,21 @@ class NashplayApp(App[None]):
     @on(OpenLearningCurves)
     def _open_learning_curves(self, event: OpenLearningCurves) -> None:
         self.push_screen(load_screen("tui.screens.footstep_learning:FootstepLearningScreen")(event.n, event.k))
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
+        """Textual's notification, always as text: the app's notifications quote files' names and records' text,
+        which may look like markup (a save whose opponent tag was ``[/]`` crashed the app) or hold a terminal's
+        escapes. ``markup`` is ignored (a screen's ``notify`` passes Textual's default, markup on)."""
+        lines = "\n".join(printable(line) for line in message.split("\n"))
+        super().notify(lines, title=printable(title), severity=severity, timeout=timeout, markup=False)
 
     def format_title(self, title: str, sub_title: str) -> Content:
         if not self.ascii_mode or not sub_title:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -12,6 +13,7 @@ from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from core.errors import NotationError, clipped
+from core.record import printable
 from tui.games import GAMES
 from tui.messages import AskForRecord, AskForServer, OpenGame, ResumeGame, WatchGame
 from tui.saves import MAX_LISTED
@@ -79,14 +81,17 @@ class MenuScreen(NashplayScreen):
         saved = self.nashplay.describe_saved_games()
         room = self.app.size.width - OPTION_CHROME
         for slot_id, description in saved:
-            games.add_option(Option(_one_line(f"Resume: {description}", room), id=f"resume:{slot_id}"))
+            # As text: a save's description quotes its tags (an opponent tag of "[/]" was markup that crashed the
+            # menu) and its slot's name.
+            resume = Text(_one_line(printable(f"Resume: {description}"), room), end="")
+            games.add_option(Option(resume, id=f"resume:{slot_id}"))
         if not self._message or self._message in _ALL_HINTS:
             self.show_message(self.fit_line(*RESUME_HINTS[len(saved) > 1]) if saved else "")
         saves = self.nashplay.saves
         if saves.unlisted:  # counted by the listing describe_saved_games just made
             more = "1 more unfinished game" if saves.unlisted == 1 else f"{saves.unlisted} more unfinished games"
             note = f"... and {more} in {saves.folder} (the newest {MAX_LISTED} are listed)"
-            games.add_option(Option(note, disabled=True))
+            games.add_option(Option(Text(printable(note), end=""), disabled=True))
         for name, entry in GAMES.items():
             # One line each: the note is dropped where the terminal is too narrow for it (never wrapped).
             line = f"{entry.title}  ({entry.menu_note})"
@@ -101,7 +106,7 @@ class MenuScreen(NashplayScreen):
     def show_message(self, text: str) -> None:
         self._message = text
         message = self.query_one("#menu-message", Static)
-        message.update(text)
+        message.update(Text(printable(text), end=""))  # it may quote a path typed or a record's text: never markup
         message.display = bool(text)  # an empty message takes no rows from the list
 
     def on_resize(self) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -16,6 +17,7 @@ from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from core.errors import NotationError, clipped
+from core.record import printable
 from tui.messages import OpenReplay, OpenReview, ResumeGame, ShowMenu
 from tui.saves import RecentGame
 from tui.screens.base import NashplayScreen
@@ -80,7 +82,11 @@ class RecentGamesScreen(NashplayScreen):
         highlighted = listing.highlighted
         listing.clear_options()
         width = self.app.size.width - LINE_CHROME
-        listing.add_options([Option(game.line(width), id=str(index)) for index, game in enumerate(self.games)])
+        # As text: a line quotes a file's name and a record's tags (a file called 'bad[x="]y.ngr' was markup that
+        # crashed the app), and a file's name may hold a terminal's escapes.
+        listing.add_options(
+            [Option(Text(printable(game.line(width)), end=""), id=str(index)) for index, game in enumerate(self.games)]
+        )
         heading = self.query_one("#recent-heading", Fitted)
         if self.games:
             heading.show(
@@ -97,7 +103,7 @@ class RecentGamesScreen(NashplayScreen):
     def say(self, text: str) -> None:
         self.message_text = text
         message = self.query_one("#recent-message", Static)
-        message.update(text)
+        message.update(Text(printable(text), end=""))  # it names files and quotes records: never markup
         message.display = bool(text)
 
     def _highlighted(self) -> RecentGame | None:
@@ -156,11 +162,11 @@ class RecentGamesScreen(NashplayScreen):
         game = self._highlighted()
         if game is None:
             return
-        what = game.path.name if game.problem is not None else f"{game.game} vs {game.opponent}"
+        what = printable(game.path.name if game.problem is not None else f"{game.game} vs {game.opponent}")
         if game.in_progress:
             question = f"Delete the unfinished game {what}? Nothing of it is kept."
         else:
-            question = f"Delete the record of {what} ({game.path.name})? It cannot be replayed afterwards."
+            question = f"Delete the record of {what} ({printable(game.path.name)})? It cannot be replayed afterwards."
         self.confirm(question, lambda: self._end(game, resign=False))
 
     def action_resign(self) -> None:
