@@ -13,6 +13,7 @@ from rich.text import Text
 from textual.geometry import Size
 from textual.widget import Widget
 
+from core.impartial import MAX_PLAYED_HEAP
 from solvers.grundy import Analysis, binary_rows
 
 #: (normal, ASCII) glyphs: a stone, and a stone the chosen move would remove.
@@ -64,6 +65,8 @@ class HeapRows(Widget):
         label = self.get_component_rich_style("heaps--label", partial=True)
         glyph, taken_glyph = (STONE[1], TAKEN[1]) if self.ascii_mode else (STONE[0], TAKEN[0])
         biggest = max(self.heaps, default=0)
+        if biggest > max(MAX_PLAYED_HEAP, (self.size.width or 80) - 11):
+            return self._counted(glyph, taken_glyph)
         # A blank between stones where the row has room for it (the marker, number and count take 11 columns).
         gap = " " if biggest <= 15 and 2 * biggest + 11 <= (self.size.width or 80) else ""
         width = max(biggest * (1 + len(gap)), len("empty"))
@@ -88,6 +91,33 @@ class HeapRows(Widget):
                 drawn += 1 + len(gap)
             text.append(" " * max(0, width + 1 - drawn), style=label)
             text.append(f" {size:>2}", style=cursor if chosen else label)
+        return text
+
+    def _counted(self, glyph: str, taken_glyph: str) -> Text:
+        """The rows as counts, for heaps too big to draw stone by stone (a record's may hold 100,000 stones: a glyph
+        each was a hundred thousand segments a heap, redrawn on every step): "> 1  ● 99,995 + ○ 5 taken = 100,000"."""
+        stone = self.get_component_rich_style("heaps--stone", partial=True)
+        taken = self.get_component_rich_style("heaps--taken", partial=True)
+        cursor = self.get_component_rich_style("heaps--cursor", partial=True)
+        label = self.get_component_rich_style("heaps--label", partial=True)
+        text = Text(end="")
+        for index, size in enumerate(self.heaps):
+            chosen = index == self.selected
+            if index:
+                text.append("\n", style=label)
+            text.append("> " if chosen else "  ", style=cursor if chosen else label)
+            text.append(f"{index + 1:>2}  ", style=cursor if chosen else label)
+            if size == 0:
+                text.append("empty", style=label)
+                continue
+            removed = min(self.take, size) if chosen and self.active else 0
+            text.append(f"{glyph} {size - removed:,}", style=stone)
+            if removed:
+                text.append(" + ", style=label)
+                text.append(f"{taken_glyph} {removed:,} taken", style=taken)
+                text.append(f" = {size:,}", style=label)
+            elif chosen and self.active and self.run_start:
+                text.append(f" (splits after {self.run_start:,})", style=taken)
         return text
 
 
