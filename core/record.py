@@ -199,11 +199,11 @@ class Record:
         words.append(self.tags.get("Result", "*"))
         return "\n".join(lines) + "\n\n" + _wrap(words, 100) + "\n"
 
-    def save(self, path: str | Path) -> None:
+    def save(self, path: str | Path, durable: bool = True) -> None:
         """Write atomically (see ``write_text_atomically``): a crash never leaves half a record."""
         target = Path(path)
         target.parent.mkdir(parents=True, exist_ok=True)
-        write_text_atomically(target, self.to_text())
+        write_text_atomically(target, self.to_text(), durable=durable)
 
     # ---- replaying
 
@@ -404,14 +404,14 @@ STALE_TEMPORARY_SECONDS = 3600.0
 _TEMPORARY_NAME = re.compile(r"\..+\.[0-9a-f]{12}\.tmp", re.DOTALL)
 
 
-def write_text_atomically(path: Path, text: str, private: bool = False) -> None:
+def write_text_atomically(path: Path, text: str, private: bool = False, durable: bool = True) -> None:
     """Write ``text`` to ``path`` as UTF-8, whole or not at all (see ``replacing``)."""
-    with replacing(path, private) as file:
+    with replacing(path, private, durable) as file:
         file.write(text.encode("utf-8"))
 
 
 @contextlib.contextmanager
-def replacing(path: Path, private: bool = False) -> Iterator[BinaryIO]:
+def replacing(path: Path, private: bool = False, durable: bool = True) -> Iterator[BinaryIO]:
     """A binary file to write ``path``'s new content into; when the block ends, it replaces ``path`` whole. Every
     writer of saves, records, settings and caches goes through here.
 
@@ -424,7 +424,11 @@ def replacing(path: Path, private: bool = False) -> Iterator[BinaryIO]:
 
     The file gets the mode that writing it in place would give it: an existing file keeps its own, a new one gets
     what the umask leaves of 0666 (``mkstemp``, used before, made every record and setting 0600). ``private`` files
-    (the saved games' secrets) are 0600 whatever the umask or an earlier mode."""
+    (the saved games' secrets) are 0600 whatever the umask or an earlier mode.
+
+    ``durable=False`` leaves out the syncs, for a file rewritten many times a minute whose next version follows soon
+    (a contest game's record after each move): still whole or not at all when the process is killed, since the
+    kernel keeps what was written, but a power cut may lose the last versions. Each sync costs the disk a flush."""
     handle, temporary = _create_beside(path, 0o600 if private else 0o666)
     try:
         with os.fdopen(handle, "wb") as file:
@@ -433,12 +437,14 @@ def replacing(path: Path, private: bool = False) -> Iterator[BinaryIO]:
                     os.fchmod(file.fileno(), stat.S_IMODE(path.stat().st_mode) & 0o777)
             yield file
             file.flush()
-            os.fsync(file.fileno())
+            if durable:
+                os.fsync(file.fileno())
         os.replace(temporary, path)
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
-    _sync_folder(path.parent)
+    if durable:
+        _sync_folder(path.parent)
 
 
 def _sync_folder(folder: Path) -> None:

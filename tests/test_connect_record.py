@@ -45,9 +45,9 @@ def test_the_record_is_kept_after_every_move_under_its_final_name(
     saves: list[tuple[Path, str, int]] = []
     save = Record.save
 
-    def logged(self: Record, path: str | Path) -> None:
+    def logged(self: Record, path: str | Path, durable: bool = True) -> None:
         saves.append((Path(path), self.result, len(self.moves)))
-        save(self, path)
+        save(self, path, durable)
 
     monkeypatch.setattr(Record, "save", logged)
     with ServerThread(opponent="chototsu", games=1) as server:
