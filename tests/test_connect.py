@@ -388,7 +388,7 @@ def test_a_record_that_cannot_be_saved_is_said_in_its_games_line(
 ) -> None:
     """The folder was fine at the start and the disk fills up: the game's line says its record was not saved."""
 
-    def disk_full(self: Record, path: object) -> None:
+    def disk_full(self: Record, path: object, durable: bool = True) -> None:
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(Record, "save", disk_full)
