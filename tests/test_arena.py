@@ -186,7 +186,8 @@ def test_a_match_of_players_that_decide_at_once_says_no_thinking_time_and_counts
     match = _match("tcg", ("equilibrium", "random"), Limit(time=0.25), ["player 2 had too few points for attack"] * 2)
     text = arena_cli.report(match)
     first = text.splitlines()[0]
-    assert first == "2 games, no thinking time (neither player searches: both answer at once); average 2.0 rounds per game", text
+    said = "2 games, no thinking time (neither player searches: both answer at once); average 2.0 rounds per game"
+    assert first == said, text
     assert "per move" not in text and "plies" not in text and "other" not in text
     assert "opponent short of points 1" in text
     # The columns line up under a name longer than "player" ("equilibrium" pushed its row one column right).

@@ -79,8 +79,10 @@ def test_the_clock_is_shown_at_80x24_and_a_fallen_flag_ends_the_game(state_dir: 
             await pilot.pause()
             screen = app.screen
             assert isinstance(screen, GameScreen) and screen.session.clock is not None
-            await wait_for(pilot, lambda: "Clock:>you 4:5" in screen_text(app), "the running clock")
             fake = FakeTime()
+            fake.now = screen.session.clock.since + 2.5  # the user's time runs: shown at the next tick
+            screen.session.clock.now = fake
+            await wait_for(pilot, lambda: "Clock:>you 4:57" in screen_text(app), "the running clock")
             fake.now = screen.session.clock.since + 10_000.0
             screen.session.clock.now = fake  # hours later: the flag falls at the next tick
             await wait_for(pilot, lambda: isinstance(app.screen, GameOverPanel), "the game-over panel")
