@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
+from pathlib import PurePath
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast
 
 from rich.text import Text
@@ -191,6 +192,26 @@ class NashplayScreen(Screen[None]):
 
         unavailable = frozenset(c for c in ("rematch", "review", "new") if c not in actions)
         self.app.push_screen(GameOverPanel(summary, cast("frozenset[GameOverChoice]", unavailable)), chosen)
+
+
+def title_choices(title: str, game: str, players: str, result: str) -> list[tuple[str, str]]:
+    """A replay viewer's (title, sub-title) choices, most detailed first, for ``set_titles`` (the Geister replay
+    viewer's and the other games' record viewer's): the title given ("Replay: PATH", "Solved line, 13 plies: ...")
+    and its shorter form (the file's name without its folders, the part before the colon), each with the players and
+    the result, with the players, or alone; then "Replay: GAME" and last "Replay", which always fits, so that no
+    title is cut ("Replay...")."""
+    subs = [f"{players}, result {result}", players]
+    if title.startswith("Replay: "):
+        # A file's folders say least: its name with who played comes before its whole path alone.
+        name = f"Replay: {PurePath(title.removeprefix('Replay: ')).name}"
+        choices = [(shown, sub) for shown in (title, name) for sub in subs] + [(title, ""), (name, "")]
+    else:
+        # A title's detail after its colon says more than who played: the whole title alone comes first.
+        head = title.split(": ")[0]
+        choices = [(title, sub) for sub in [*subs, ""]]
+        choices += [(head, sub) for sub in [*subs, ""]]
+    choices += [(f"Replay: {game}", sub) for sub in [*subs, ""]] + [("Replay", "")]
+    return list(dict.fromkeys(choices))
 
 
 class PlaybackScreen(NashplayScreen):

@@ -10,7 +10,6 @@ the current one marked and their comments (solved lines put mixes, values and co
 from __future__ import annotations
 
 import textwrap
-from pathlib import PurePath
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -23,32 +22,13 @@ from textual.widgets import Header, Static
 from core.games import GAME_TYPES, state_text, units_of
 from core.record import Record
 from tui.messages import OpenReview
-from tui.screens.base import PlaybackScreen
+from tui.screens.base import PlaybackScreen, title_choices
 from tui.widgets.footer import NashplayFooter
 from tui.widgets.game_state import GameStateView, describe_move
 from tui.widgets.ply_list import PlyList
 
 #: Seconds per move while playing.
 PLAY_SECONDS = 1.0
-
-
-def title_choices(title: str, game: str, players: str, result: str) -> list[tuple[str, str]]:
-    """The (title, sub-title) choices, most detailed first, for ``set_titles``: the title given ("Replay: PATH",
-    "Solved line, 13 plies: ...") and its shorter form (the file's name without its folders, the part before the
-    colon), each with the players and the result, with the players, or alone; then "Replay: TCG" and last "Replay",
-    which always fits, so that no title is cut ("Replay..."). (The Geister replay viewer has the same.)"""
-    subs = [f"{players}, result {result}", players]
-    if title.startswith("Replay: "):
-        # A file's folders say least: its name with who played comes before its whole path alone.
-        name = f"Replay: {PurePath(title.removeprefix('Replay: ')).name}"
-        choices = [(shown, sub) for shown in (title, name) for sub in subs] + [(title, ""), (name, "")]
-    else:
-        # A title's detail after its colon says more than who played: the whole title alone comes first.
-        head = title.split(": ")[0]
-        choices = [(title, sub) for sub in [*subs, ""]]
-        choices += [(head, sub) for sub in [*subs, ""]]
-    choices += [(f"Replay: {game}", sub) for sub in [*subs, ""]] + [("Replay", "")]
-    return list(dict.fromkeys(choices))
 
 
 class RecordViewerScreen(PlaybackScreen):

@@ -7,7 +7,6 @@ game in progress.
 from __future__ import annotations
 
 import textwrap
-from pathlib import PurePath
 from typing import ClassVar
 
 from rich.text import Text
@@ -24,7 +23,7 @@ from core.geister import GeisterState, GeisterView, Piece
 from core.record import Record
 from tui.config import GeisterConfig
 from tui.messages import OpenGame, OpenReview
-from tui.screens.base import PlaybackScreen
+from tui.screens.base import PlaybackScreen, title_choices
 from tui.widgets.board import Board
 from tui.widgets.footer import NashplayFooter
 from tui.widgets.moves import MoveList
@@ -52,25 +51,6 @@ def spectator_view(state: GeisterState, seen_from: Side) -> GeisterView:
         own_setup=state.setup(seen_from),
         start=state.start_position,
     )
-
-
-def title_choices(title: str, game: str, players: str, result: str) -> list[tuple[str, str]]:
-    """The (title, sub-title) choices, most detailed first, for ``set_titles``: the title given ("Replay: PATH",
-    "Solved line, 13 plies: ...") and its shorter form (the file's name without its folders, the part before the
-    colon), each with the players and the result, with the players, or alone; then "Replay: Geister" and last
-    "Replay", which always fits, so that no title is cut ("Replay...")."""
-    subs = [f"{players}, result {result}", players]
-    if title.startswith("Replay: "):
-        # A file's folders say least: its name with who played comes before its whole path alone.
-        name = f"Replay: {PurePath(title.removeprefix('Replay: ')).name}"
-        choices = [(shown, sub) for shown in (title, name) for sub in subs] + [(title, ""), (name, "")]
-    else:
-        # A title's detail after its colon says more than who played: the whole title alone comes first.
-        head = title.split(": ")[0]
-        choices = [(title, sub) for sub in [*subs, ""]]
-        choices += [(head, sub) for sub in [*subs, ""]]
-    choices += [(f"Replay: {game}", sub) for sub in [*subs, ""]] + [("Replay", "")]
-    return list(dict.fromkeys(choices))
 
 
 def position_lines(position: str, width: int) -> list[str]:
