@@ -423,9 +423,10 @@ class LocalGameScreen(NashplayScreen, Generic[StateT]):
 
     def clock_line(self) -> str:
         """``Clock:>you 4:59  perfect 5:00`` (each side's name as the screen says it), ``""`` without a clock."""
-        names = {side: str(side) if self.session.opponent == "human" else "you" for side in Side}
-        if self.session.opponent != "human":
-            names[self.human.other] = self.session.opponent or "opponent"
+        if self.session.opponent == "human":
+            names = {side: str(side) for side in Side}
+        else:
+            names = {self.human: "you", self.human.other: self.session.opponent or "opponent"}
         return self.session.clock_text(names)
 
     def takeback_refused(self) -> bool:
