@@ -323,9 +323,17 @@ def run(body: Callable[[], Awaitable[None]]) -> None:
     asyncio.run(asyncio.wait_for(body(), TIMEOUT * 2))
 
 
+#: The first message of these tests' websockets, as the page's first but one: a ping (the page sends its size, then
+#: a ping, as its socket opens). No app starts before a first message.
+HELLO = json.dumps(["ping", "hello"])
+
+
 async def first_packet(ws: Any) -> dict[str, Any]:
-    """The stand-in app's first words: what it was started with."""
+    """The stand-in app's first words, once the websocket has sent its first message: what it was started with."""
+    await ws.send_str(HELLO)
     message = await asyncio.wait_for(ws.receive(), TIMEOUT)
+    while message.type == aiohttp.WSMsgType.TEXT:  # the ping's answer may come first
+        message = await asyncio.wait_for(ws.receive(), TIMEOUT)
     assert message.type == aiohttp.WSMsgType.BINARY, message
     info: dict[str, Any] = json.loads(message.data)
     return info
@@ -496,12 +504,32 @@ def test_the_browsers_messages_reach_the_app_checked(tmp_path: Path) -> None:
                 message = await asyncio.wait_for(ws.receive(), TIMEOUT)
                 if message.type == aiohttp.WSMsgType.BINARY:
                     echoed.append(message.data)
-                else:
+                elif json.loads(message.data) != ["pong", "hello"]:  # the first message's answer may come late
                     pong = json.loads(message.data)
             assert pong == ["pong", "123"]
             resize, keys = echoed
             assert resize[:1] == b"M" and json.loads(resize[1:]) == {"type": "resize", "width": 500, "height": 40}
             assert keys == b"Dab?"
+
+    run(body)
+
+
+def test_the_first_message_starts_the_app_a_resize_at_its_size_keys_delivered(tmp_path: Path) -> None:
+    """The app starts with the websocket's first message: a resize (the page's first) gives the size it starts at,
+    over the URL's; keys sent first reach the app once it has started."""
+
+    async def body() -> None:
+        async with serving(fake_settings(tmp_path)) as running, browser_like(running) as client:
+            async with client.ws_connect(base(running) + "/ws?width=90&height=30") as ws:
+                await ws.send_str(json.dumps(["resize", {"width": 120, "height": 40}]))
+                message = await asyncio.wait_for(ws.receive(), TIMEOUT)
+                assert json.loads(message.data)["size"] == ["120", "40"]
+            async with client.ws_connect(base(running) + "/ws?width=90&height=30") as ws:
+                await ws.send_str(json.dumps(["stdin", "q"]))
+                info = await asyncio.wait_for(ws.receive(), TIMEOUT)
+                assert json.loads(info.data)["size"] == ["90", "30"]
+                keys = await asyncio.wait_for(ws.receive(), TIMEOUT)
+                assert keys.data == b"Dq"
 
     run(body)
 
@@ -639,6 +667,7 @@ def test_ctrl_c_stops_the_server_and_its_apps_cleanly(tmp_path: Path) -> None:
             assert first.startswith("nashplay serve: open http://127.0.0.1:") and url is not None, first
             async with browser_like() as client:
                 ws = await client.ws_connect(f"{url.group(1)}ws?width=80&height=24&token={url.group(2)}")
+                await ws.send_str(json.dumps(["resize", {"width": 80, "height": 24}]))  # as the page does
                 await read_screen(ws, Screen(80, 24), "Choose a game")
                 line = ""
                 while "session 1 started" not in line:

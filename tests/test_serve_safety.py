@@ -16,6 +16,7 @@ real app with Textual's pilot.
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import json
 import logging
@@ -140,7 +141,12 @@ def client(cookies: dict[str, str] | None = None) -> Any:
 
 
 async def first_packet(ws: Any) -> dict[str, Any]:
+    """The stand-in app's first words, once the websocket has sent its first message (a ping, as the page does as
+    its socket opens): no app starts before that."""
+    await ws.send_str(json.dumps(["ping", "hello"]))
     message = await asyncio.wait_for(ws.receive(), TIMEOUT)
+    while message.type == aiohttp.WSMsgType.TEXT:  # the ping's answer may come first
+        message = await asyncio.wait_for(ws.receive(), TIMEOUT)
     assert message.type == aiohttp.WSMsgType.BINARY, message
     info: dict[str, Any] = json.loads(message.data)
     return info
@@ -464,6 +470,110 @@ def test_connections_that_send_nothing_or_dribble_are_closed_before_any_handler(
     run(body)
 
 
+async def raw_websocket(port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A websocket opened by hand (with the token), its upgrade answered: the test then writes its frames byte by
+    byte."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    key = base64.b64encode(os.urandom(16)).decode()
+    writer.write(
+        f"GET /ws?token={TOKEN} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode()
+    )
+    head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), TIMEOUT)
+    assert head.startswith(b"HTTP/1.1 101"), head
+    return reader, writer
+
+
+def masked_text_frame(text: str) -> bytes:
+    """One text frame as a browser sends it (masked; short)."""
+    payload = text.encode()
+    assert len(payload) < 126
+    mask = os.urandom(4)
+    return bytes([0x81, 0x80 | len(payload)]) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+def test_a_websocket_that_never_sends_its_first_message_is_closed_before_any_app_or_folder(tmp_path: Path) -> None:
+    """Past the token and the upgrade, a websocket that says nothing, sends its first message a byte at a time, or
+    only messages the page never sends, is closed at the (here shortened) deadline with the reason: no app process
+    was started for it and no folder made. A visitor who speaks at once plays as before."""
+    settings = stand_in_settings(tmp_path, first_message_timeout=0.3)
+
+    async def body() -> None:
+        async with serving(settings) as running, client() as browser:
+            server = running.server
+            silent = await browser.ws_connect(with_token(base(running) + "/ws"))
+            chatty = await browser.ws_connect(with_token(base(running) + "/ws"))
+            reader, writer = await raw_websocket(server.port)
+            frame = masked_text_frame(json.dumps(["ping", "slow"]))
+
+            async def dribble() -> None:
+                with contextlib.suppress(ConnectionError):
+                    for byte in frame[:-1]:  # never the last byte: the message never arrives
+                        writer.write(bytes([byte]))
+                        await writer.drain()
+                        await asyncio.sleep(0.05)
+
+            async def chatter() -> None:
+                # Messages, but none the page sends: they do not put the deadline off.
+                with contextlib.suppress(ConnectionError):
+                    while not chatty.closed:
+                        await chatty.send_str("not a message of the page")
+                        await chatty.send_bytes(b"binary")
+                        await asyncio.sleep(0.05)
+
+            tasks = [asyncio.create_task(dribble()), asyncio.create_task(chatter())]
+            assert len(server.sessions) == 3 and server.started == 0
+            for ws in (silent, chatty):
+                code, reason = await closed_with(ws)
+                assert code == 1008 and "no message in time" in reason, (code, reason)
+            closing = await asyncio.wait_for(reader.readexactly(4), TIMEOUT)  # a close frame: 1008
+            assert closing[0] == 0x88 and int.from_bytes(closing[2:4], "big") == 1008, closing
+            for task in tasks:
+                task.cancel()
+            writer.close()
+            await until(lambda: not server.sessions, "the silent websockets' places are free")
+            assert server.started == 0 and folders(settings) == set()
+            # A visitor whose page speaks at once.
+            async with browser.ws_connect(with_token(base(running) + "/ws")) as ws:
+                info = await first_packet(ws)
+            assert server.started == 1 and folders(settings) == {Path(info["state"]).name}
+
+    run(body)
+
+
+def test_a_websocket_whose_browser_stops_answering_pings_is_closed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Half-open: the browser vanished (or its tab froze) without closing the connection. The server's pings go
+    unanswered, and the session ends, its app with it."""
+    monkeypatch.setattr(web_server, "HEARTBEAT", 0.2)
+
+    async def body() -> None:
+        async with serving(stand_in_settings(tmp_path)) as running, client() as browser:
+            server = running.server
+            # autoping off: the client answers no ping unless it reads, and it reads no more after its first words.
+            ws = await browser.ws_connect(with_token(base(running) + "/ws"), autoping=False)
+            await first_packet(ws)
+            assert server.started == 1 and len(server.sessions) == 1
+            app = next(iter(server.sessions.values())).app
+            assert app is not None and app.pid is not None
+            pid = app.pid
+            await until(lambda: not server.sessions, "the unanswered session ends")
+            await until(lambda: not process_alive(pid), "its app ends")
+            await ws.close()
+
+    run(body)
+
+
+def process_alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie, ended but not yet reaped, does not)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
 def test_running_out_of_file_descriptors_is_one_line_not_a_traceback_per_attempt(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -514,7 +624,7 @@ def test_running_out_of_file_descriptors_is_one_line_not_a_traceback_per_attempt
 
 async def closed_with(ws: Any) -> tuple[int | None, str]:
     message = await asyncio.wait_for(ws.receive(), TIMEOUT)
-    while message.type == aiohttp.WSMsgType.BINARY:  # the app's first words, if they come first
+    while message.type in (aiohttp.WSMsgType.BINARY, aiohttp.WSMsgType.TEXT):  # the app's words, the ping's answer
         message = await asyncio.wait_for(ws.receive(), TIMEOUT)
     assert message.type == aiohttp.WSMsgType.CLOSE, message
     return message.data, message.extra or ""

@@ -21,9 +21,11 @@ leave running:
   folder, so it is never printed or logged (not even in an app's error output, which the server passes on);
 - nothing is held for ever by a peer that does not play its part: a connection must send its whole request within
   ``IDLE_TIMEOUT`` seconds of opening (aiohttp's keep-alive timer, which runs from the connection's start, before
-  any handler: the websocket's upgrade request is such a request too), and a websocket whose browser stops answering
-  pings is closed; running out of file descriptors is one line in the log, at most once a minute, not a traceback
-  per attempt;
+  any handler: the websocket's upgrade request is such a request too); an open websocket must then send its first
+  valid message (the page sends its size and a ping at once) within ``first_message_timeout`` seconds, or it is
+  closed with the reason, and until that message no app process is started and no folder made; and a websocket
+  whose browser stops answering pings is closed. Running out of file descriptors is one line in the log, at most
+  once a minute, not a traceback per attempt;
 - the browser's messages are checked (``read_message``): at most ``MAX_MESSAGE`` bytes and ``MAX_DEPTH`` levels of
   JSON, or the connection is closed with the reason; a resize is bounded (a terminal of a million columns would be
   the app's memory); and a clean stop: SIGINT or SIGTERM asks each app to quit, then ends the ones that do not, and
@@ -82,11 +84,17 @@ MAX_DEPTH = 8
 #: The close frame's reasons (at most 123 bytes each, as the protocol allows).
 TOO_LARGE = f"message too large: at most {MAX_MESSAGE} bytes"
 TOO_DEEP = f"message nested too deeply: at most {MAX_DEPTH} levels"
+NO_FIRST_MESSAGE = "no message in time: a session starts with the page's first message"
 #: Seconds a connection has to send its whole request (headers included) from the moment it opens, and an idle
 #: kept-alive connection is kept: aiohttp's keep-alive timer, which starts with the connection, so a peer that sends
 #: nothing, or its headers a byte at a time, is dropped before any handler (the token's check too) runs. aiohttp's
 #: default is an hour: a few hundred such peers held every descriptor.
 IDLE_TIMEOUT = 15.0
+#: Seconds an open websocket has to send its first valid message, counted from the upgrade: the page sends its
+#: size and a ping as soon as the socket opens, so only a peer that does not play its part (a script that opens
+#: websockets and sends nothing, or its first message a byte at a time) reaches it. Until that message comes no app
+#: process is started and no folder made; past it the websocket is closed (1008) with ``NO_FIRST_MESSAGE``.
+FIRST_MESSAGE_TIMEOUT = 10.0
 #: Visitor folders kept: past it, the least recently used go (never one in use). A folder is a visitor's games and
 #: settings, some kilobytes; a visitor without the cookie (not a browser, or cookies off) makes a new one each time.
 MAX_FOLDERS = 1000
@@ -136,6 +144,8 @@ class ServeSettings:
     title: str = "nashplay"
     #: Visitor folders kept at most (the least recently used go first, never one in use).
     max_folders: int = MAX_FOLDERS
+    #: Seconds an open websocket has to send its first valid message before it is closed (no app, no folder).
+    first_message_timeout: float = FIRST_MESSAGE_TIMEOUT
     #: Bound to the loopback, answer only requests for a loopback name (DNS rebinding), a second line behind the
     #: token. The command line leaves it off when ``--token`` is given: a reverse proxy in front passes on its
     #: users' host name.
@@ -555,6 +565,10 @@ class NashplayServer:
         self.sessions[key] = session
         try:
             await websocket.prepare(request)
+            # Nothing is made for a websocket until it speaks: no folder, no process.
+            first = await self._first_message(websocket)
+            if first is None:
+                return websocket
             try:
                 folder = self._visitor_folder(visitor)
             except OSError as error:
@@ -571,8 +585,11 @@ class NashplayServer:
                 download_manager=self.downloads,
             )
             session.app = app
-            width = _bounded(request.query.get("width", "80"), 1, MAX_COLUMNS, 80)
-            height = _bounded(request.query.get("height", "24"), 1, MAX_ROWS, 24)
+            if first.kind == "resize":  # the browser's size, as it is now: the app starts at it
+                width, height = first.width, first.height
+            else:
+                width = _bounded(request.query.get("width", "80"), 1, MAX_COLUMNS, 80)
+                height = _bounded(request.query.get("height", "24"), 1, MAX_ROWS, 24)
             try:
                 await app.start(width, height)
             except OSError as error:  # the app's command cannot run (a Python removed since the server started)
@@ -590,6 +607,8 @@ class NashplayServer:
                 f"session {session.number} started: app process {app.pid} "
                 f"({len(self.sessions)} of {self.settings.max_sessions} in use)"
             )
+            if first.kind != "resize":  # a resize was the start's size; anything else is the app's as usual
+                await self._deliver(websocket, app, first)
             await self._relay(websocket, app)
         finally:
             try:
@@ -607,6 +626,33 @@ class NashplayServer:
                 )
         return websocket
 
+    async def _first_message(self, websocket: web.WebSocketResponse) -> BrowserMessage | None:
+        """The websocket's first valid message, within ``first_message_timeout`` seconds of its opening (all of it:
+        a message sent a byte at a time, or messages the page never sends, do not put the deadline off); ``None``
+        once the websocket is closed: it said nothing in time (closed here with the reason), it sent a message too
+        large or too deep (likewise), or it closed first."""
+        refused: MessageRefusedError | None = None
+        try:
+            async with asyncio.timeout(self.settings.first_message_timeout):
+                while True:
+                    message = await websocket.receive()
+                    if message.type in (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED, WSMsgType.ERROR):
+                        return None
+                    if message.type != WSMsgType.TEXT:
+                        continue
+                    try:
+                        read = read_message(message.data)
+                    except MessageRefusedError as error:
+                        refused = error
+                        break
+                    if read is not None:
+                        return read
+        except TimeoutError:
+            refused = MessageRefusedError(WSCloseCode.POLICY_VIOLATION, NO_FIRST_MESSAGE)
+        with contextlib.suppress(Exception):
+            await websocket.close(code=refused.code, message=refused.reason.encode())
+        return None
+
     async def _relay(self, websocket: web.WebSocketResponse, app: VisitorApp) -> None:
         """The browser's messages to the app, until the websocket closes: keys, resizes, focus, pings. Anything
         else, or anything malformed, is ignored (textual-serve's loop stops at the first bad message); a message too
@@ -619,19 +665,23 @@ class NashplayServer:
             except MessageRefusedError as refused:
                 await websocket.close(code=refused.code, message=refused.reason.encode())
                 return
-            if read is None:
-                continue
-            if read.kind == "stdin":
-                # "replace": a lone surrogate from the page's JSON must not end the session.
-                await app.send_bytes(read.text.encode("utf-8", "replace"))
-            elif read.kind == "resize":
-                await app.set_terminal_size(read.width, read.height)
-            elif read.kind == "ping":
-                await websocket.send_json(["pong", read.text])
-            elif read.kind == "blur":
-                await app.blur()
-            elif read.kind == "focus":
-                await app.focus()
+            if read is not None:
+                await self._deliver(websocket, app, read)
+
+    @staticmethod
+    async def _deliver(websocket: web.WebSocketResponse, app: VisitorApp, read: BrowserMessage) -> None:
+        """One checked message of the browser, to the app (or, for a ping, answered)."""
+        if read.kind == "stdin":
+            # "replace": a lone surrogate from the page's JSON must not end the session.
+            await app.send_bytes(read.text.encode("utf-8", "replace"))
+        elif read.kind == "resize":
+            await app.set_terminal_size(read.width, read.height)
+        elif read.kind == "ping":
+            await websocket.send_json(["pong", read.text])
+        elif read.kind == "blur":
+            await app.blur()
+        elif read.kind == "focus":
+            await app.focus()
 
     # ---- the visitors' folders
 
@@ -717,9 +767,11 @@ class NashplayServer:
         """End every session: each app asked to quit (then made to), and each visitor's websocket closed."""
         sessions = list(self.sessions.values())
         await asyncio.gather(*(session.app.close() for session in sessions if session.app is not None))
-        for session in sessions:
-            with contextlib.suppress(Exception):
-                await session.websocket.close(code=1001, message=b"the server stopped")
+        # At once: each close waits (up to 10 s) for the browser's answer, which a vanished browser never sends.
+        await asyncio.gather(
+            *(session.websocket.close(code=1001, message=b"the server stopped") for session in sessions),
+            return_exceptions=True,
+        )
         # The handlers leave their sessions once their websockets have closed; a moment for them to say so.
         for _ in range(50):
             if not self.sessions:
