@@ -28,9 +28,12 @@ from solvers.geister.baselines import ChototsuPlayer
 from solvers.players import RandomPlayer
 from tui.app import NashplayApp, StartRequest
 from tui.config import ContestSettings, ServerGameConfig
-from tui.contest_events import Clocks, ContestError, GameResult
-from tui.net import AIPlayer, ContestPlayer, cancel_and_wait, play_game
+from tui.contest_events import Clocks, ConnectError, ContestError, GameResult
+from tui.net import AIPlayer, ContestPlayer, cancel_and_wait, open_game, play_game
+from tui.screens.ask_path import AskServer
+from tui.screens.menu import MenuScreen
 from tui.screens.server import ServerGameScreen
+from tui.web.visitor import CONTEST_SERVERS_ENV, WEB_VISITOR_ENV, contest_refusal
 from tui.widgets.advice import AdvicePanel
 from tui.widgets.board import Board
 
@@ -439,5 +442,133 @@ def test_the_advice_panel_searches_on_the_users_turn(tmp_path: Path, monkeypatch
                 await pilot.press("a")
                 assert not panel.display
             await stop(other)
+
+    run(test)
+
+
+# --------------------------------------------------------------------------------------------------- in a browser
+
+
+@pytest.fixture
+def web_visitor(state_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[[str], None]:
+    """The app as ``nashplay serve`` starts it for a visitor; called with the contest servers its owner allowed
+    (the environment's form: ``host:port,host:port``; empty: none)."""
+    monkeypatch.setenv(WEB_VISITOR_ENV, "1")
+    monkeypatch.delenv(CONTEST_SERVERS_ENV, raising=False)
+
+    def allow(servers: str) -> None:
+        monkeypatch.setenv(CONTEST_SERVERS_ENV, servers)
+
+    return allow
+
+
+async def open_contest_dialog(app: NashplayApp, pilot: Pilot[None]) -> AskServer:
+    await pilot.pause()
+    menu = app.screen
+    assert isinstance(menu, MenuScreen)
+    menu.action_connect()
+    await until(pilot, lambda: isinstance(app.screen, AskServer), "the contest dialog")
+    dialog = app.screen
+    assert isinstance(dialog, AskServer)
+    return dialog
+
+
+def test_a_web_visitor_may_not_connect_when_the_owner_allowed_no_contest_server(
+    web_visitor: Callable[[str], None], tmp_path: Path
+) -> None:
+    """``nashplay serve`` without ``--contest-server``: the dialog says so in one line and takes nothing, and the
+    server screen itself (however it is reached) connects nowhere: the serving machine opens no connection for
+    the visitor, not even to its own loopback."""
+
+    async def test() -> None:
+        app = NashplayApp(ai_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            dialog = await open_contest_dialog(app, pilot)
+            assert not dialog.query("#server-host") and not dialog.query("#server-port")
+            said = str(dialog.query_one("#server-problem").render())
+            assert said == "Refused: the server's owner has not allowed contest connections", said
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, MenuScreen), "Enter closes the dialog")
+        async with FakeServer() as server:
+            app = server_app(server.ports[0], tmp_path)
+            async with app.run_test(size=SIZE) as pilot:
+                screen = screen_of(app)
+                await until(pilot, lambda: screen.phase == "failed", "the refusal")
+                assert "has not allowed contest connections" in screen.message_text, screen.message_text
+                assert "Press c" not in screen.message_text and not screen.check_action("reconnect", ())
+            assert server.accepted == [0, 0]
+        assert list(tmp_path.glob("*.ngr")) == []
+
+    run(test)
+
+
+def test_a_web_visitor_connects_only_where_the_owner_allowed(web_visitor: Callable[[str], None]) -> None:
+    """``nashplay serve --contest-server 127.0.0.1:PORT``: the host is fixed, a port not allowed is refused in one
+    line in the dialog (and by ``open_game``, whoever asks), and the allowed one is played on."""
+
+    async def test() -> None:
+        async with FakeServer() as server:
+            first, second = server.ports
+            web_visitor(f"127.0.0.1:{first},127.0.0.1:{second}")
+            app = NashplayApp(ai_delay=0)
+            async with app.run_test(size=SIZE) as pilot:
+                dialog = await open_contest_dialog(app, pilot)
+                host = dialog.query_one("#server-host", Input)
+                port = dialog.query_one("#server-port", Input)
+                assert host.value == "127.0.0.1" and host.disabled and port.value == str(first)
+                assert f"127.0.0.1 port {first} or {second}" in str(dialog.query(".hint").first().render())
+                port.value = "22"
+                port.focus()
+                await pilot.press("enter")
+                await pilot.pause()
+                assert app.screen is dialog
+                said = str(dialog.query_one("#server-problem").render())
+                assert said.startswith("Refused") and "\n" not in said and f"port {first} or {second}" in said, said
+                port.value = str(second)
+                await pilot.press("enter")
+                await until(pilot, lambda: isinstance(app.screen, ServerGameScreen), "the server screen")
+                screen = screen_of(app)
+                assert (screen.config.host, screen.config.port) == ("127.0.0.1", second)
+                other = opponent(first, "random", seed=4)
+                # The game begins: the server asks for the visitor's set-up.
+                await until(pilot, lambda: screen.phase != "connecting", "the server's SET?")
+                assert screen.phase == "setup" and screen.error is None, screen.message_text
+                assert "connected" in text_of(app, "#connection")
+            await stop(other)
+            assert server.accepted[1] >= 1
+            settings = ContestSettings(connect_deadline=0.2)
+            for host_name, port_number in (("127.0.0.2", first), ("localhost", first), ("127.0.0.1", 22)):
+                with pytest.raises(ConnectError, match="only where the server's owner allows"):
+                    await open_game(host_name, port_number, settings)
+
+    run(test)
+
+
+def test_the_users_own_app_connects_anywhere(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Not a visitor (``nashplay connect``, the terminal app): the web's rule must not reach the user's own
+    connections, even with an allowance set in the environment."""
+    monkeypatch.delenv(WEB_VISITOR_ENV, raising=False)
+    monkeypatch.setenv(CONTEST_SERVERS_ENV, "192.0.2.1:1")
+    assert contest_refusal("127.0.0.1", 22) is None
+    assert contest_refusal("games.example.org", 10000) is None
+
+
+def test_the_contest_dialog_refuses_any_port_text_in_one_line(state_dir: Path) -> None:
+    """The terminal app's dialog: a port of 5,000 digits (past Python's limit on converting digits) or one that
+    looks like markup is a line under the fields, not a crash."""
+
+    async def test() -> None:
+        app = NashplayApp(ai_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            dialog = await open_contest_dialog(app, pilot)
+            port = dialog.query_one("#server-port", Input)
+            for typed in ("9" * 5000, "[/]", "[b]1", "\u0661\u0662", "0"):
+                port.value = typed
+                port.focus()
+                await pilot.press("enter")
+                await pilot.pause()
+                assert app.screen is dialog, typed
+                said = str(dialog.query_one("#server-problem").render())
+                assert said.startswith("The port is a number from 1 to 65535") and "\n" not in said, said
 
     run(test)

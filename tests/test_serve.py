@@ -179,6 +179,11 @@ def test_the_small_terminal_reads_positioned_text() -> None:
         (["--token", "a token with spaces in it"], "--token must be 16 to 256"),
         (["--max-sessions", "0"], "--max-sessions must be 1..256"),
         (["--max-sessions", "100000"], "--max-sessions must be 1..256"),
+        (["--contest-server", "127.0.0.1:0"], "--contest-server: the port must be 1..65,535"),
+        (["--contest-server", "127.0.0.1:" + "9" * 5000], "--contest-server: the port must be 1..65,535"),
+        (["--contest-server", "bad host:10000"], "--contest-server: expected an IP address or a host name"),
+        (["--contest-server", "[::1"], "--contest-server: expected HOST or HOST:PORT"),
+        (["--contest-server", "127.0.0.1:"], "--contest-server: expected a port after the colon"),
     ],
 )
 def test_bad_arguments_are_refused_in_one_line(argv: list[str], says: str, capsys: pytest.CaptureFixture[str]) -> None:
@@ -221,6 +226,22 @@ def test_the_settings_pass_the_display_options_on_and_give_visitors_the_state_fo
     assert settings.command == (sys.executable, "-m", "tui", "--ascii", "--theme", "nashplay-light")
     assert settings.sessions_dir == state_dir / "web"
     assert (settings.host, settings.port, settings.max_sessions) == ("127.0.0.1", 0, 8)
+
+
+def test_contest_servers_are_none_unless_given_a_host_alone_is_both_contest_ports(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    parser = serve_command_parser()
+    assert serve_command.settings_from_args(parser.parse_args(["serve"])).contest_servers == ()
+    argv = ["serve", "--contest-server", "127.0.0.1", "--contest-server", "[::1]:9", "--contest-server", "LOCALHOST:5"]
+    settings = serve_command.settings_from_args(parser.parse_args([*argv, "--contest-server", "127.0.0.1:10000"]))
+    assert settings.contest_servers == (("127.0.0.1", 10000), ("127.0.0.1", 10001), ("::1", 9), ("localhost", 5))
+    serve_command._announce(settings, web_server.Listening(8000, "http://127.0.0.1:8000/?token=t"))
+    out = capsys.readouterr().out
+    assert "contest server at 127.0.0.1 port 10000 or 10001; ::1 port 9; localhost port 5" in out, out
+    none = serve_command.settings_from_args(parser.parse_args(["serve"]))
+    serve_command._announce(none, web_server.Listening(8000, "http://127.0.0.1:8000/?token=t"))
+    assert "may not play on contest servers (--contest-server HOST:PORT allows one)" in capsys.readouterr().out
 
 
 def test_an_unknown_theme_is_refused_before_serving(capsys: pytest.CaptureFixture[str]) -> None:

@@ -82,7 +82,8 @@ STAND_IN = textwrap.dedent(
         out.flush()
     out.write(b"__GANGLION__\\n")
     out.flush()
-    info = {"state": os.environ.get("NASHPLAY_STATE_DIR"), "visitor": os.environ.get("NASHPLAY_WEB_VISITOR")}
+    info = {"state": os.environ.get("NASHPLAY_STATE_DIR"), "visitor": os.environ.get("NASHPLAY_WEB_VISITOR"),
+            "contest": os.environ.get("NASHPLAY_WEB_CONTEST_SERVERS")}
     packet(b"D", json.dumps(info).encode())
     sys.stderr.write("the app's state folder: " + str(info["state"]) + "\\n")
     sys.stderr.flush()
@@ -382,6 +383,29 @@ def test_each_visitors_app_is_told_it_serves_a_visitor(tmp_path: Path) -> None:
             info = await first_packet(ws)
             assert info["visitor"] == "1"
             assert Path(info["state"]).parent == settings.sessions_dir
+
+    run(body)
+
+
+def test_each_visitors_app_is_told_the_contest_servers_its_owner_allowed_and_no_other(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--contest-server`` reaches each visitor's app (``tui.web.visitor`` reads it, and the contest dialog and
+    ``open_game`` keep to it); none given, none: an allowance in the server's own environment is not passed on."""
+    monkeypatch.setenv("NASHPLAY_WEB_CONTEST_SERVERS", "192.0.2.1:1")
+    allowed = (("127.0.0.1", 10000), ("::1", 10001))
+
+    async def told(settings: ServeSettings) -> Any:
+        async with (
+            serving(settings) as running,
+            client() as browser,
+            browser.ws_connect(with_token(base(running) + "/ws")) as ws,
+        ):
+            return (await first_packet(ws))["contest"]
+
+    async def body() -> None:
+        assert await told(stand_in_settings(tmp_path)) == ""
+        assert await told(stand_in_settings(tmp_path, contest_servers=allowed)) == "127.0.0.1:10000,[::1]:10001"
 
     run(body)
 

@@ -72,6 +72,7 @@ from tui.contest_events import (
     ServerSilentError,
     SetupRequested,
 )
+from tui.web.visitor import contest_refusal
 
 __all__ = [
     "STOP_SIGNALS",
@@ -356,7 +357,14 @@ async def open_game(
     a whole game: that wait is bounded, per connection, by ``settings.start_timeout``. Never probes: a connection
     that succeeds is kept, because the server makes every connection a player. A first message other than ``SET?``
     (a result, above all) is a ``ServerProtocolError``, with no record: no game had begun.
+
+    In a visitor's app of ``nashplay serve`` only the addresses the server's owner allowed are tried (any other is a
+    ``ConnectError`` that says so, before any connection): the serving machine would connect wherever the visitor
+    says, to its own loopback and its network's machines too.
     """
+    refusal = contest_refusal(host, port)
+    if refusal is not None:
+        raise ConnectError(refusal)
     loop = asyncio.get_running_loop()
     emit: EventCallback = on_event or (lambda event: None)
     deadline = settings.connect_deadline

@@ -46,11 +46,13 @@ examples:
   nashplay serve                              on this machine only: open the printed URL (it has the token)
   nashplay serve --port 8080 --max-sessions 4
   nashplay serve --host 0.0.0.0               on every address
+  nashplay serve --contest-server 127.0.0.1   visitors may play on the contest server here (ports 10000, 10001)
 
 Every request needs the access token, which the printed URL carries: on 127.0.0.1 too, as every account of this
 machine can reach it. Each visitor (each browser) gets an app of their own, with the same screens and keys as in
 the terminal, and a folder of their own for games in progress and settings (under the state folder's web/; the
-1,000 most recently used are kept). The app's save and replay prompts stay inside the visitor's folder.
+1,000 most recently used are kept). The app's save and replay prompts stay inside the visitor's folder, and its
+contest-server dialog connects only to the servers --contest-server names (none unless given).
 """
 
 
@@ -74,6 +76,33 @@ def token_text(text: str) -> str:
             f"must be {MIN_TOKEN} to {MAX_TOKEN} letters, digits or . _ ~ - (it goes in the URL), not {quoted(text)}"
         )
     return text
+
+
+def contest_server_text(text: str) -> tuple[tuple[str, int], ...]:
+    """An argparse type for ``--contest-server``: ``HOST:PORT`` (one port), or ``HOST`` alone (the contest's two:
+    10000, where one moves first, and 10001); an IPv6 address in brackets when a port follows."""
+    from core.contest import FIRST_PORT, SECOND_PORT
+
+    given = text.strip()
+    host, port_text = given, ""
+    if given.startswith("["):
+        close = given.find("]")
+        host, rest = given[: close + 1], given[close + 1 :]
+        if close < 0 or (rest and not rest.startswith(":")):
+            raise argparse.ArgumentTypeError(f"expected HOST or HOST:PORT, not {quoted(text)}")
+        port_text = rest[1:]
+        if rest == ":":
+            raise argparse.ArgumentTypeError(f"expected a port after the colon, not {quoted(text)}")
+    elif given.count(":") == 1:
+        host, port_text = given.split(":")
+        if not port_text:
+            raise argparse.ArgumentTypeError(f"expected a port after the colon, not {quoted(text)}")
+    host = host_text(host)
+    if not port_text:
+        return ((host, FIRST_PORT), (host, SECOND_PORT))
+    if re.fullmatch(r"[0-9]{1,5}", port_text) is None or not 1 <= int(port_text) <= 65535:
+        raise argparse.ArgumentTypeError(f"the port must be 1..65,535, not {quoted(port_text)}")
+    return ((host, int(port_text)),)
 
 
 def add_command(
@@ -119,11 +148,21 @@ def add_command(
         help=f"visitors playing at once (default {DEFAULT_SESSIONS}); the next one gets a page saying the server "
         "is full",
     )
+    serve.add_argument(
+        "--contest-server",
+        type=contest_server_text,
+        action="append",
+        default=[],
+        metavar="HOST[:PORT]",
+        help="a Geister contest server the visitors may play on (HOST alone: its ports 10000 and 10001); may be "
+        "given again for more. By default none: this machine would connect wherever a visitor says",
+    )
 
 
 def settings_from_args(args: argparse.Namespace) -> ServeSettings:
     from tui.storage import state_dir
     from tui.web.server import ServeSettings, app_command, new_token
+    from tui.web.visitor import normal_host
 
     # Always a token: on the loopback too, where every account of the machine (and every process) can connect.
     token = args.token or new_token()
@@ -139,6 +178,9 @@ def settings_from_args(args: argparse.Namespace) -> ServeSettings:
         command=app_command(display),
         # A token of one's own is how a reverse proxy in front is set up: it passes on its users' host names.
         loopback_names_only=args.token is None,
+        contest_servers=tuple(
+            dict.fromkeys((normal_host(host), port) for given in args.contest_server for host, port in given)
+        ),
     )
 
 
@@ -183,6 +225,12 @@ def _announce(settings: ServeSettings, listening: Listening) -> None:
         f"a folder of their own under {settings.sessions_dir} (the {settings.max_folders:,} most recently used)",
         flush=True,
     )
+    if settings.contest_servers:
+        from tui.web.visitor import allowed_text
+
+        print(f"  visitors may play on the contest server at {allowed_text(settings.contest_servers)}", flush=True)
+    else:
+        print("  visitors may not play on contest servers (--contest-server HOST:PORT allows one)", flush=True)
     print("  Ctrl-C stops the server and its app sessions", flush=True)
 
 

@@ -4,12 +4,13 @@ typed in the app's prompts for a file (this dialog's, the save prompt's) leads."
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import ClassVar
 
 from rich.cells import cell_len
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -17,12 +18,22 @@ from textual.geometry import Region
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
-from core.contest import FIRST_PORT
+from core.contest import FIRST_PORT, SECOND_PORT
 from tui.storage import state_dir
+from tui.web.visitor import (
+    NOT_ALLOWED,
+    WEB_VISITOR_ENV,
+    ContestAddress,
+    allowed_contest_servers,
+    allowed_text,
+    contest_refusal,
+    normal_host,
+    serves_a_visitor,
+)
 
-#: Set (to 1) by ``nashplay serve`` in each visitor's app (``tui.web.server.WEB_VISITOR_ENV``): whoever has the URL
-#: types in the prompts, so a file they name must stay in the visitor's folder, the app's state folder.
-WEB_VISITOR = "NASHPLAY_WEB_VISITOR"
+#: Set (to 1) by ``nashplay serve`` in each visitor's app: whoever has the URL types in the prompts, so a file they
+#: name must stay in the visitor's folder, the app's state folder.
+WEB_VISITOR = WEB_VISITOR_ENV
 _REFUSED = "Refused: in the browser, files stay in your own folder (a path like records/game.ngr)"
 
 
@@ -99,23 +110,51 @@ class AskPath(ModalScreen[str | None]):
 
 class AskServer(ModalScreen[tuple[str, int] | None]):
     """Ask for a contest server's host and port (the defaults of ``nashplay connect``); dismissed with them, or
-    ``None`` when cancelled."""
+    ``None`` when cancelled.
+
+    In a visitor's app of ``nashplay serve`` the serving machine would connect for whoever has the URL: only the
+    servers its owner allowed (``--contest-server``) are taken, the host fixed when there is one, and with none the
+    dialog only says so in one line (Enter or Esc closes it). ``tui.net.open_game`` refuses the same addresses
+    again, whoever asks."""
 
     BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
         Binding("escape", "cancel", "Cancel"),
     ]
 
+    def __init__(self) -> None:
+        super().__init__()
+        self.web = serves_a_visitor()
+        #: In a visitor's app: where it may connect (nothing: the dialog only refuses).
+        self.allowed: tuple[ContestAddress, ...] = allowed_contest_servers() if self.web else ()
+
     def compose(self) -> ComposeResult:
         with Vertical(id="ask-server"):
+            if self.web and not self.allowed:
+                yield Label("Geister contest server: Enter or Esc closes", classes="one-line")
+                yield Static(Text(NOT_ALLOWED), id="server-problem")
+                return
             yield Label("Geister contest server: Enter connects, Esc cancels", classes="one-line")
+            host, port = self.allowed[0] if self.allowed else ("127.0.0.1", FIRST_PORT)
+            # One host allowed: it is the only one, not a field to type in.
+            fixed = len({allowed_host for allowed_host, _ in self.allowed}) == 1
             with Horizontal(classes="field"):
                 yield Label("Host:", classes="field-label")
-                yield Input(value="127.0.0.1", id="server-host")
+                yield Input(value=host, id="server-host", disabled=fixed)
             with Horizontal(classes="field"):
                 yield Label("Port:", classes="field-label")
-                yield Input(value=str(FIRST_PORT), id="server-port")
-            yield Label(f"Port {FIRST_PORT} plays first, {FIRST_PORT + 1} second", classes="hint one-line")
+                yield Input(value=str(port), id="server-port")
+            if self.web:
+                hint = f"Allowed by this server's owner: {allowed_text(self.allowed)}"
+            else:
+                hint = f"Port {FIRST_PORT} plays first, {SECOND_PORT} second"
+            yield Label(Text(hint), classes="hint one-line")
             yield Static(id="server-problem")
+
+    def on_key(self, event: events.Key) -> None:
+        # Nothing to type in (no contest server allowed): Enter closes, as Esc does.
+        if event.key == "enter" and not self.query("#server-port"):
+            event.stop()
+            self.dismiss(None)
 
     @on(Input.Submitted)
     def _submit(self) -> None:
@@ -124,12 +163,14 @@ class AskServer(ModalScreen[tuple[str, int] | None]):
         problem = ""
         if not host:
             problem = "Give the server's host name or address"
-        elif not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
+        elif re.fullmatch(r"[0-9]{1,5}", port_text) is None or not 1 <= int(port_text) <= 65535:
             problem = f"The port is a number from 1 to 65535, not {port_text[:20]!r}"
+        else:
+            problem = contest_refusal(host, int(port_text)) or ""
         if problem:
-            self.query_one("#server-problem", Static).update(problem)
+            self.query_one("#server-problem", Static).update(Text(problem))
             return
-        self.dismiss((host, int(port_text)))
+        self.dismiss((normal_host(host) if self.web else host, int(port_text)))
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -51,6 +51,7 @@ from tui.contest_events import (
 from tui.messages import OpenReplay
 from tui.net import STOP_SIGNALS, HumanPlayer, on_signals, play_game
 from tui.screens.board_screen import BoardScreen
+from tui.web.visitor import contest_refusal
 from tui.widgets.advice import AdvicePanel
 from tui.widgets.board import Board
 from tui.widgets.fitted import Fitted
@@ -311,7 +312,15 @@ class ServerGameScreen(BoardScreen):
         reason = error.message[:1].upper() + error.message[1:]
         if not reason.endswith((".", "?", "!")):
             reason += "."
+        if not self._may_connect():  # a web visitor's address the serve's owner did not allow: c would refuse again
+            self.say(f"{reason} Press q to leave.", error=True)
+            return
         self.say(f"{reason} {self._record_note(error)} Press c to connect again, q to quit.", error=True)
+
+    def _may_connect(self) -> bool:
+        """Whether this app may connect to the configured server (in a visitor's app of ``nashplay serve``, only
+        where the server's owner allowed; ``tui.net.open_game`` refuses the rest)."""
+        return contest_refusal(self.config.host, self.config.port) is None
 
     @staticmethod
     def _record_note(error: ContestError) -> str:
@@ -607,7 +616,7 @@ class ServerGameScreen(BoardScreen):
         if action == "type_move":
             return self.phase == "playing"
         if action == "reconnect":
-            return self.phase in ("over", "failed")
+            return self.phase in ("over", "failed") and self._may_connect()
         if action == "replay":
             return self.phase in ("over", "failed") and self._record() is not None
         return True

@@ -17,8 +17,11 @@ leave running:
 - each visitor (a cookie) gets a state folder of their own (``<state>/web/<visitor>``), the app process's
   ``NASHPLAY_STATE_DIR`` and working directory, so that visitors never see each other's games or settings; the app
   is told it serves a visitor (``NASHPLAY_WEB_VISITOR=1``), and its save and replay prompts then stay inside that
-  folder. Only so many folders are kept (the least recently used go, never one in use). A visitor's id names their
-  folder, so it is never printed or logged (not even in an app's error output, which the server passes on);
+  folder; its contest-server dialog connects only where the server's owner allowed (``--contest-server``; by
+  default nowhere: the serving machine would open connections wherever a visitor says), which it is told too
+  (``tui.web.visitor``). Only so many folders are kept (the least recently used go, never one in use). A visitor's
+  id names their folder, so it is never printed or logged (not even in an app's error output, which the server
+  passes on);
 - nothing is held for ever by a peer that does not play its part: a connection must send its whole request within
   ``IDLE_TIMEOUT`` seconds of opening (aiohttp's keep-alive timer, which runs from the connection's start, before
   any handler: the websocket's upgrade request is such a request too); an open websocket must then send its first
@@ -65,6 +68,8 @@ from textual_serve.app_service import AppService
 from textual_serve.download_manager import DownloadManager
 
 from tui.web import page
+from tui.web.visitor import CONTEST_SERVERS_ENV, ContestAddress, contest_servers_value
+from tui.web.visitor import WEB_VISITOR_ENV as WEB_VISITOR_ENV  # the name the tests read here
 
 #: The cookie that names a visitor (a random 128-bit id), so that a reload finds the same folder and the games in
 #: progress left there; it is not an access right (the token is).
@@ -102,10 +107,6 @@ MAX_FOLDERS = 1000
 #: how often it happened meanwhile: the event loop retries every accept, and each failure was a traceback.
 RESOURCE_REPORT_EVERY = 60.0
 _OUT_OF_RESOURCES = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
-#: Set in each visitor's app: it serves a visitor, and its prompts for a file stay in the visitor's folder. The app
-#: reads it in ``tui.screens.ask_path`` (this package imports no part of the app: the name is written twice, and a
-#: test checks that the app is told).
-WEB_VISITOR_ENV = "NASHPLAY_WEB_VISITOR"
 #: Seconds an app is given to quit when asked (it saves its game in progress on the way out), then after SIGTERM,
 #: before it is killed with its worker processes.
 QUIT_GRACE = 5.0
@@ -146,6 +147,9 @@ class ServeSettings:
     max_folders: int = MAX_FOLDERS
     #: Seconds an open websocket has to send its first valid message before it is closed (no app, no folder).
     first_message_timeout: float = FIRST_MESSAGE_TIMEOUT
+    #: The contest servers (host, port) a visitor's app may connect to (``--contest-server``); none by default: the
+    #: serving machine would otherwise open connections wherever a visitor says.
+    contest_servers: tuple[ContestAddress, ...] = ()
     #: Bound to the loopback, answer only requests for a loopback name (DNS rebinding), a second line behind the
     #: token. The command line leaves it off when ``--token`` is given: a reverse proxy in front passes on its
     #: users' host name.
@@ -284,10 +288,13 @@ class VisitorApp(AppService):
     """One visitor's app process: textual-serve's, started without a shell in a process group of its own, with the
     visitor's folder as its state folder and working directory, and a stop that cannot hang."""
 
-    def __init__(self, command: tuple[str, ...], folder: Path, **kwargs: Any) -> None:
+    def __init__(
+        self, command: tuple[str, ...], folder: Path, contest_servers: tuple[ContestAddress, ...] = (), **kwargs: Any
+    ) -> None:
         super().__init__(shlex.join(command), **kwargs)
         self.argv = command
         self.folder = folder
+        self.contest_servers = contest_servers
         self._closing: asyncio.Task[None] | None = None
         self._scrubbing: asyncio.Task[None] | None = None
 
@@ -299,6 +306,8 @@ class VisitorApp(AppService):
         environment = super()._build_environment(width, height)
         environment["NASHPLAY_STATE_DIR"] = str(self.folder)
         environment[WEB_VISITOR_ENV] = "1"
+        # Always set, to what the serve's owner allowed (none: empty), whatever the server's own environment says.
+        environment[CONTEST_SERVERS_ENV] = contest_servers_value(self.contest_servers)
         return environment
 
     async def _open_app_process(self, width: int = 80, height: int = 24) -> Process:
@@ -579,6 +588,7 @@ class NashplayServer:
             app = VisitorApp(
                 self.settings.command,
                 folder,
+                self.settings.contest_servers,
                 write_bytes=websocket.send_bytes,
                 write_str=websocket.send_str,
                 close=websocket.close,
