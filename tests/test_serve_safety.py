@@ -484,11 +484,20 @@ def test_connections_that_send_nothing_or_dribble_are_closed_before_any_handler(
                         await asyncio.sleep(0.05)
 
             task = asyncio.create_task(dribble())
-            for reader, _ in (silent, dribbling):
+            # Kept alive: two requests answered on one connection, then nothing more.
+            kept = await asyncio.open_connection("127.0.0.1", port)
+            for _ in range(2):
+                kept[1].write(b"GET /nothing HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                head = await asyncio.wait_for(kept[0].readuntil(b"\r\n\r\n"), TIMEOUT)
+                assert head.startswith(b"HTTP/1.1 403"), head
+                length = re.search(rb"Content-Length: (\d+)", head, re.IGNORECASE)
+                assert length is not None, head
+                await asyncio.wait_for(kept[0].readexactly(int(length.group(1))), TIMEOUT)
+            for reader, _ in (silent, dribbling, kept):
                 assert await asyncio.wait_for(reader.read(), TIMEOUT) == b""  # closed, not answered
             task.cancel()
             assert running.server.started == 0
-            for _, writer in (silent, dribbling):
+            for _, writer in (silent, dribbling, kept):
                 writer.close()
 
     run(body)
@@ -561,6 +570,21 @@ def test_a_websocket_that_never_sends_its_first_message_is_closed_before_any_app
             async with browser.ws_connect(with_token(base(running) + "/ws")) as ws:
                 info = await first_packet(ws)
             assert server.started == 1 and folders(settings) == {Path(info["state"]).name}
+
+    run(body)
+
+
+def test_a_first_message_too_deep_or_too_large_closes_the_websocket_before_any_app(tmp_path: Path) -> None:
+    settings = stand_in_settings(tmp_path)
+
+    async def body() -> None:
+        async with serving(settings) as running, client() as browser:
+            for message, code in (("[" * 2000, 1008), (json.dumps(["stdin", "x" * (300 * 1024)]), 1009)):
+                async with browser.ws_connect(with_token(base(running) + "/ws")) as ws:
+                    await ws.send_str(message)
+                    assert (await closed_with(ws))[0] == code
+            await until(lambda: not running.server.sessions, "the sessions end")
+            assert running.server.started == 0 and folders(settings) == set()
 
     run(body)
 
