@@ -17,7 +17,7 @@ import pytest
 from fake_server import FakeServer, ServedGame, ServerOptions, free_ports
 from pilot_helpers import wait_for as until
 from textual.pilot import Pilot
-from textual.widgets import Input
+from textual.widgets import Input, OptionList
 from waiting import HANG_SECONDS
 
 from core.game import Side
@@ -570,5 +570,29 @@ def test_the_contest_dialog_refuses_any_port_text_in_one_line(state_dir: Path) -
                 assert app.screen is dialog, typed
                 said = str(dialog.query_one("#server-problem").render())
                 assert said.startswith("The port is a number from 1 to 65535") and "\n" not in said, said
+
+    run(test)
+
+
+@pytest.mark.parametrize("allowed", ["", "127.0.0.1:10000"])
+def test_a_web_visitors_menu_and_palette_offer_contest_play_only_where_the_owner_allowed_it(
+    web_visitor: Callable[[str], None], allowed: str
+) -> None:
+    """Without ``--contest-server`` the menu offered "Play on a contest server" to a visitor only to refuse it."""
+    web_visitor(allowed)
+
+    async def test() -> None:
+        app = NashplayApp(ai_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            menu = app.screen
+            assert isinstance(menu, MenuScreen)
+            games = menu.query_one("#games", OptionList)
+            ids = [games.get_option_at_index(index).id for index in range(games.option_count)]
+            palette = [command.title for command in app.get_system_commands(menu)]
+            offered = bool(allowed)
+            assert ("connect" in ids) is offered, ids
+            assert ("Play on a contest server" in palette) is offered, palette
+            assert "Replay a record file..." in [str(games.get_option_at_index(i).prompt) for i in range(len(ids))]
 
     run(test)

@@ -532,6 +532,8 @@ class NashplayApp(App[None]):
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         for title, help_text, action in getattr(screen, "PALETTE", []):
+            if screen.check_action(action, ()) is False:  # what the screen does not offer now
+                continue
             yield SystemCommand(title, help_text, partial(screen.run_action, action))
         yield SystemCommand(
             "Recent games", "Games in progress and finished, of every game, to open", self.action_recent_games

@@ -18,6 +18,7 @@ from tui.games import GAMES
 from tui.messages import AskForRecord, AskForServer, OpenGame, ResumeGame, WatchGame
 from tui.saves import MAX_LISTED
 from tui.screens.base import NashplayScreen
+from tui.web.visitor import contest_offered
 from tui.widgets.footer import NashplayFooter
 
 #: Columns of the menu's box the options cannot use: the margins (4), the border (2), the padding (2) and room for a
@@ -98,7 +99,8 @@ class MenuScreen(NashplayScreen):
             games.add_option(Option(line if len(line) <= room else entry.title, id=f"game:{name}"))
         games.add_option(Option("Watch two AIs play: choose the game, the players, their time...", id="watch"))
         games.add_option(Option("Recent games: resume, replay or review one (r)...", id="recent"))
-        games.add_option(Option("Play on a contest server (nashplay connect)...", id="connect"))
+        if contest_offered():
+            games.add_option(Option("Play on a contest server (nashplay connect)...", id="connect"))
         games.add_option(Option("Replay a record file...", id="replay"))
         games.add_option(Option("Quit", id="quit"))
         games.highlighted = 0
@@ -130,6 +132,8 @@ class MenuScreen(NashplayScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("delete_saved", "resign_saved"):
             return self.is_mounted and self._highlighted_slot() is not None  # in the footer on a Resume line only
+        if action == "connect":
+            return contest_offered()  # nor in the palette: a visitor of serve may have nowhere to connect
         return True
 
     @on(OptionList.OptionHighlighted, "#games")

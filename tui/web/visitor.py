@@ -77,6 +77,12 @@ def allowed_text(allowed: Iterable[ContestAddress]) -> str:
     return "; ".join(f"{host} port {' or '.join(str(port) for port in each)}" for host, each in ports.items())
 
 
+def contest_offered(environ: Mapping[str, str] | None = None) -> bool:
+    """Whether the app offers to play on a contest server: always in the user's own terminal; for a visitor of
+    ``nashplay serve`` only where its owner allowed one (else the menu would offer what it can only refuse)."""
+    return not serves_a_visitor(environ) or bool(allowed_contest_servers(environ))
+
+
 def contest_refusal(host: str, port: int, environ: Mapping[str, str] | None = None) -> str | None:
     """Why a visitor's app may not connect to the contest server at ``host``:``port`` (one line), or ``None``: it
     may (the address is one the serve's owner allowed, or the app serves no visitor: the user's own connections go
