@@ -35,7 +35,7 @@ from textual.worker import WorkerCancelled
 from core.game import Outcome, Side
 from core.record import Record
 from tui.app import NashplayApp, StartRequest
-from tui.config import FootstepConfig, GeisterConfig, NimConfig, TcgConfig
+from tui.config import FootstepConfig, GeisterConfig, GoofspielConfig, NimConfig, TcgConfig
 from tui.screens import footstep_learning
 from tui.screens.ask_path import Confirm
 from tui.screens.game import GameScreen
@@ -179,6 +179,22 @@ SCREENS: dict[str, tuple[Callable[[], StartRequest], Drive, tuple[str, ...]]] = 
         ("q Quit", "? Help", "Shift+C/A/D/S"),
     ),
     "footstep": (lambda: FOOTSTEP, nothing, ("q Quit", "? Help", "Your bid", "mix (bids", "Rounds")),
+    # A clock's line above the status, in each simultaneous game (TCG's advisor mode: its longest left column).
+    "tcg-clock": (
+        lambda: StartRequest.for_config(TcgConfig(5, "advisor", Side.P1, seed=1, clock="5+3")),
+        nothing,
+        ("q Quit", "Clock:>you ", "opponent 5:00", "Shift+C/A/D/S"),
+    ),
+    "footstep-clock": (
+        lambda: StartRequest.for_config(FootstepConfig(20, 3, "equilibrium", Side.P1, seed=1, clock="5+3")),
+        nothing,
+        ("q Quit", "Clock:>you ", "equilibrium 5:00", "Your bid", "Rounds"),
+    ),
+    "goofspiel-clock": (
+        lambda: StartRequest.for_config(GoofspielConfig(5, "equilibrium", Side.P1, seed=1, clock="5+3")),
+        nothing,
+        ("q Quit", "Clock:>you ", "equilibrium 5:00", "Your bid", "Rounds"),
+    ),
     "footstep-round": (lambda: FOOTSTEP, keys("3", "enter", "1", "2"), ("q Quit", "Your bid:  12 ", "You bid 3")),
     "footstep-learning": (lambda: FOOTSTEP, keys("l"), ("q Quit", "? Help", "Back")),
     "nim": (lambda: NIM, nothing, ("q Quit", "? Help", "Heap 1", "nim-sum")),

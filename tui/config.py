@@ -39,6 +39,7 @@ __all__ = [
     "ServerGameConfig",
     "TcgConfig",
     "check_heaps",
+    "make_clock",
 ]
 
 
@@ -235,6 +236,26 @@ class GeisterConfig:
         return self.opponent == SHARED_KEYBOARD
 
 
+# --------------------------------------------------------------------------------------------------- clocks
+
+
+def make_clock(clock: str | None, left: tuple[float, float] | None = None) -> GameClock | None:
+    """A local game's chess clock from its configuration: ``clock`` minutes plus seconds a move ("5+3"), with a
+    resumed game's seconds ``left`` (player 1's, player 2's); ``None`` without one. ``ConfigError`` names
+    ``--clock``, the option every local game takes it from."""
+    if clock is None:
+        return None
+    from tui.game_clock import GameClock, parse_time_control
+
+    try:
+        made = GameClock(*parse_time_control(clock))
+    except ValueError as error:
+        raise ConfigError(str(error), "--clock") from None
+    if left is not None:
+        made.left = {Side.P1: left[0], Side.P2: left[1]}
+    return made
+
+
 # --------------------------------------------------------------------------------------------------- TCG
 
 TcgMode = Literal["advisor", "versus"]
@@ -250,6 +271,10 @@ class TcgConfig:
     seed: int | None = None
     #: Takebacks allowed (``True``), none (``False``), or the default for the opponent (``tui.game_life``).
     takebacks: bool | None = None
+    #: A chess clock, minutes plus seconds a round ("5+3"); ``None``: no clock.
+    clock: str | None = None
+    #: A resumed game's seconds left on each side's clock (player 1's, player 2's); ``None``: the full time.
+    clock_left: tuple[float, float] | None = None
 
     @property
     def game(self) -> str:
@@ -258,6 +283,11 @@ class TcgConfig:
     def check(self) -> None:
         if not 1 <= self.n <= TCG_APP_MAX_N:
             raise ConfigError(f"in the app n must be 1..{TCG_APP_MAX_N}, not {self.n}", "--n")
+        self.new_clock()
+
+    def new_clock(self) -> GameClock | None:
+        """The game's clock, with a resumed game's time left (``make_clock``); ``None`` without one."""
+        return make_clock(self.clock, self.clock_left)
 
 
 # --------------------------------------------------------------------------------------------------- Nim
@@ -305,19 +335,8 @@ class NimConfig:
         self.new_clock()
 
     def new_clock(self) -> GameClock | None:
-        """The game's clock (with a resumed game's time left), ``None`` without one; ``ConfigError`` names
-        ``--clock``."""
-        if self.clock is None:
-            return None
-        from tui.game_clock import GameClock, parse_time_control
-
-        try:
-            clock = GameClock(*parse_time_control(self.clock))
-        except ValueError as error:
-            raise ConfigError(str(error), "--clock") from None
-        if self.clock_left is not None:
-            clock.left = {Side.P1: self.clock_left[0], Side.P2: self.clock_left[1]}
-        return clock
+        """The game's clock, with a resumed game's time left (``make_clock``); ``None`` without one."""
+        return make_clock(self.clock, self.clock_left)
 
 
 # --------------------------------------------------------------------------------------------------- Footstep
@@ -338,6 +357,11 @@ class FootstepConfig:
     #: Takebacks allowed (``True``), none (``False``), or the default for the opponent (``tui.game_life``).
     takebacks: bool | None = None
 
+    #: A chess clock, minutes plus seconds a round ("5+3"); ``None``: no clock.
+    clock: str | None = None
+    #: A resumed game's seconds left on each side's clock (player 1's, player 2's); ``None``: the full time.
+    clock_left: tuple[float, float] | None = None
+
     @property
     def game(self) -> str:
         return "footstep"
@@ -349,6 +373,11 @@ class FootstepConfig:
         if not 1 <= self.k <= max_k:
             raise ConfigError(f"in the app k is 1..{max_k}, not {self.k}", "--k")
         _check_player(self.opponent, "footstep")
+        self.new_clock()
+
+    def new_clock(self) -> GameClock | None:
+        """The game's clock, with a resumed game's time left (``make_clock``); ``None`` without one."""
+        return make_clock(self.clock, self.clock_left)
 
 
 # --------------------------------------------------------------------------------------------------- Goofspiel
@@ -366,6 +395,11 @@ class GoofspielConfig:
     #: Takebacks allowed (``True``), none (``False``), or the default for the opponent (``tui.game_life``).
     takebacks: bool | None = None
 
+    #: A chess clock, minutes plus seconds a round ("5+3"); ``None``: no clock.
+    clock: str | None = None
+    #: A resumed game's seconds left on each side's clock (player 1's, player 2's); ``None``: the full time.
+    clock_left: tuple[float, float] | None = None
+
     @property
     def game(self) -> str:
         return "goofspiel"
@@ -375,6 +409,11 @@ class GoofspielConfig:
         if not low <= self.cards <= high:
             raise ConfigError(f"cards (N) is {low:g}..{high:g} in the app, not {self.cards}", "--cards")
         _check_player(self.opponent, "goofspiel")
+        self.new_clock()
+
+    def new_clock(self) -> GameClock | None:
+        """The game's clock, with a resumed game's time left (``make_clock``); ``None`` without one."""
+        return make_clock(self.clock, self.clock_left)
 
 
 # --------------------------------------------------------------------------------------------------- contest server

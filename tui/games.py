@@ -37,6 +37,7 @@ from tui.config import (
     GoofspielConfig,
     NimConfig,
     TcgConfig,
+    TcgMode,
 )
 from tui.game_clock import GameClock
 
@@ -231,13 +232,29 @@ def _tcg_options(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="the plain-terminal advisor instead of the app: you type the opponent's action, it suggests yours",
     )
+    _clock_option(parser)
     _common_options(parser, SIDE_HELP["simultaneous"])
 
 
 def _tcg_config(args: argparse.Namespace) -> Config:
-    config = TcgConfig(parameter_value(args, TCG_N), args.mode or "advisor", _side(args.side), args.seed)
+    n = parameter_value(args, TCG_N)
+    config = TcgConfig(n, args.mode or "advisor", _side(args.side), args.seed, clock=args.clock)
     config.check()
     return config
+
+
+#: The plain-terminal advisor of ``nashplay play tcg --advisor`` (named, as the screens are: the command line's module
+#: is above the catalogue's floor).
+TCG_PROMPT = "tui.cli.tcg_prompt:from_options"
+
+
+def tcg_prompt(args: argparse.Namespace) -> int | None:
+    """``nashplay play tcg --advisor``: the plain-terminal advisor (``TCG_PROMPT``), which has no clock: ``--clock``
+    with it is refused rather than silently dropped."""
+    if args.advisor and args.clock is not None:
+        raise ConfigError("the clock is the app's; --advisor is the plain-terminal advisor", "--clock")
+    code: int | None = resolve(TCG_PROMPT)(args)
+    return code
 
 
 def _clock_option(parser: argparse.ArgumentParser) -> None:
@@ -288,12 +305,13 @@ def _footstep_options(parser: argparse.ArgumentParser) -> None:
         metavar="NAME",
         help=_opponent_help("footstep", "equilibrium"),
     )
+    _clock_option(parser)
     _common_options(parser, SIDE_HELP["simultaneous"])
 
 
 def _footstep_config(args: argparse.Namespace) -> Config:
     n, k = parameter_value(args, FOOTSTEP_N), parameter_value(args, FOOTSTEP_K)
-    config = FootstepConfig(n, k, args.opponent, _side(args.side), args.seed)
+    config = FootstepConfig(n, k, args.opponent, _side(args.side), args.seed, clock=args.clock)
     config.check()
     return config
 
@@ -307,16 +325,27 @@ def _goofspiel_options(parser: argparse.ArgumentParser) -> None:
         metavar="NAME",
         help=_opponent_help("goofspiel", "equilibrium"),
     )
+    _clock_option(parser)
     _common_options(parser, SIDE_HELP["simultaneous"])
 
 
 def _goofspiel_config(args: argparse.Namespace) -> Config:
-    config = GoofspielConfig(parameter_value(args, CARDS_PARAMETER), args.opponent, _side(args.side), args.seed)
+    cards = parameter_value(args, CARDS_PARAMETER)
+    config = GoofspielConfig(cards, args.opponent, _side(args.side), args.seed, clock=args.clock)
     config.check()
     return config
 
 
 # --------------------------------------------------------------------------------------------------- resuming
+
+
+def _saved_clock(saved: SavedGame) -> tuple[str | None, tuple[float, float] | None]:
+    """The clock a saved game was played with (as ``--clock`` takes it) and the seconds each side had left (player
+    1's, player 2's): the game goes on with them. ``(None, None)`` for a game without one."""
+    clock = GameClock.from_tags(saved.tags)
+    if clock is None:
+        return None, None
+    return clock.control(), (clock.left[Side.P1], clock.left[Side.P2])
 
 
 def _tcg_resume(saved: SavedGame) -> Config:
@@ -326,7 +355,9 @@ def _tcg_resume(saved: SavedGame) -> Config:
     start, final = saved.start, saved.final
     if not isinstance(start, TcgState) or not isinstance(final, TcgState) or start.points != (0, 0):
         raise ConfigError("the app plays TCG from 0,0 only")
-    return TcgConfig(final.n, "advisor" if mode == "advisor" else "versus", saved.human, saved.seed)
+    control, left = _saved_clock(saved)
+    mode_played: TcgMode = "advisor" if mode == "advisor" else "versus"
+    return TcgConfig(final.n, mode_played, saved.human, saved.seed, clock=control, clock_left=left)
 
 
 def _footstep_resume(saved: SavedGame) -> Config:
@@ -335,7 +366,9 @@ def _footstep_resume(saved: SavedGame) -> Config:
         raise ConfigError("not a Footstep game")
     if start.position != FootstepState(final.n, final.k).position:
         raise ConfigError("the app plays Footstep from the start only")
-    return FootstepConfig(final.n, final.k, saved.opponent or "equilibrium", saved.human, saved.seed)
+    control, left = _saved_clock(saved)
+    opponent = saved.opponent or "equilibrium"
+    return FootstepConfig(final.n, final.k, opponent, saved.human, saved.seed, clock=control, clock_left=left)
 
 
 def _nim_resume(saved: SavedGame) -> Config:
@@ -344,9 +377,7 @@ def _nim_resume(saved: SavedGame) -> Config:
         raise ConfigError("not a heap game")
     if saved.opponent not in NIM_OPPONENTS:
         raise ConfigError(f"the opponent is one of {', '.join(NIM_OPPONENTS)}, not {quoted(saved.opponent)}")
-    # The clock it was played with, and the time each side had: the game goes on with it.
-    clock = GameClock.from_tags(saved.tags)
-    control, left = (None, None) if clock is None else (clock.control(), (clock.left[Side.P1], clock.left[Side.P2]))
+    control, left = _saved_clock(saved)
     return NimConfig(
         start.heaps, final.rule, final.misere, saved.opponent, saved.human, saved.seed, clock=control, clock_left=left
     )
@@ -358,7 +389,9 @@ def _goofspiel_resume(saved: SavedGame) -> Config:
         raise ConfigError("not a Goofspiel game")
     if start.position != GoofspielPosition.start(start.cards, start.up):
         raise ConfigError("the app plays Goofspiel from the first round only")
-    return GoofspielConfig(start.cards, saved.opponent or "equilibrium", saved.human, saved.seed)
+    control, left = _saved_clock(saved)
+    opponent = saved.opponent or "equilibrium"
+    return GoofspielConfig(start.cards, opponent, saved.human, saved.seed, clock=control, clock_left=left)
 
 
 # --------------------------------------------------------------------------------------------------- the catalogue
@@ -398,7 +431,7 @@ GAMES: dict[str, GameEntry] = {
         _tcg_options,
         _tcg_config,
         resume=_tcg_resume,
-        instead_of_app="tui.cli.tcg_prompt:from_options",
+        instead_of_app="tui.games:tcg_prompt",
         picture="tui.widgets.pictures.tcg:TcgPicture",
     ),
     "nim": GameEntry(

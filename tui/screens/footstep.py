@@ -6,9 +6,13 @@ A round: the opponent picks its bid in secret as the round opens (so it cannot d
 learners run off the UI thread: the solve in a worker thread (numpy and HiGHS release the interpreter), the learning
 experiments in a separate process (their turn loop would otherwise hold the interpreter for seconds).
 
+A game may have a chess clock (``--clock``): the user's time runs while their bid is to make (the opponent's is made
+at once), not while the game is solved or the learner trains; out of time loses.
+
 The game is kept as it goes (``tui.saves.GameKeeper``): in progress in a save slot, offered for resume (a learner
-opponent trains again); once over its record in the state folder's ``records/``. ``ctrl+s`` saves a record there
-(``s`` puts in the advice's bid); after the game ``v`` reviews it and ``m`` is a rematch with the sides swapped.
+opponent trains again; the clock goes on with the time each side had); once over its record in the state folder's
+``records/``. ``ctrl+s`` saves a record there (``s`` puts in the advice's bid); after the game ``v`` reviews it and
+``m`` is a rematch with the sides swapped.
 """
 
 from __future__ import annotations
@@ -131,6 +135,7 @@ class FootstepScreen(LocalGameScreen[FootstepState]):
             config.seed,
             resumed=state is not None,
             takebacks=takebacks_allowed("footstep", config.opponent, config.takebacks),
+            clock=config.new_clock(),
         )
         self.slot = slot
         #: Whether the footer shows the keys of a finished game (v, m).
@@ -153,6 +158,7 @@ class FootstepScreen(LocalGameScreen[FootstepState]):
         yield Header()
         with Horizontal(id="fs-main"):
             with Vertical(id="fs-left"):
+                yield Static(id="fs-clock", classes="one-line")
                 yield Static(id="fs-status", classes="one-line")
                 yield Track(id="fs-track")
                 yield Static(id="fs-bid", classes="one-line")
@@ -171,11 +177,13 @@ class FootstepScreen(LocalGameScreen[FootstepState]):
         super().on_mount()
         self.query_one("#fs-mix", MixBars).ascii_mode = self.nashplay.ascii_mode
         self.query_one("#fs-size-field").display = False
+        self.query_one("#fs-clock").display = self.session.clock is not None
         self.attach_saves(self.slot)
         self._titles()
         self.solve(self.n, self.k)
         self._meet_opponent()
         self._new_round()
+        self.start_clock()
 
     def _meet_opponent(self) -> None:
         """The opponent for this size: made at once, except the learner, which trains in the background first."""
@@ -278,9 +286,19 @@ class FootstepScreen(LocalGameScreen[FootstepState]):
                 self.suggestion = self.solution.draw(self.state.position, self.human, self.rng)
         self.refresh_view()
 
+    def check_over(self) -> None:
+        super().check_over()
+        if self.session.clock is not None and not self._ready():
+            self.session.clock.stop()  # no bid to make while the game is solved or the learner trains
+
+    def clock_ticked(self) -> None:
+        self.query_one("#fs-clock", Static).update(Text(self.clock_line(), end=""))
+
     def refresh_view(self) -> None:
+        self.session.sync_clock()  # before the keep: the record has the round's increments, as a resume needs
         self._keep()
         self.check_over()  # v and m in the footer, and the game-over panel, once the game is over
+        self.clock_ticked()
         position = self.state.position
         me, them = self.human, self.human.other
         status = Text(end="")
@@ -542,7 +560,10 @@ class FootstepScreen(LocalGameScreen[FootstepState]):
         if not self.over:
             self.say("A rematch comes after the game: n starts a new one")
             return
-        config = dataclasses.replace(self.config, n=self.n, k=self.k, opponent=self.opponent, human=self.human.other)
+        # The same clock, full again (not a resumed game's time left).
+        config = dataclasses.replace(
+            self.config, n=self.n, k=self.k, opponent=self.opponent, human=self.human.other, clock_left=None
+        )
         self.post_message(OpenGame("footstep", config, setup=False))
 
     @property

@@ -7,9 +7,13 @@ prizes still face down are shown as a set: their order is the deck's secret, kep
 save until the game is over. The whole game is solved once, in a worker thread (``tui.screens.solving``), before the
 first round: instant up to 6 cards, half a minute at 8, with a bar that moves and ``x`` to cancel.
 
+A game may have a chess clock (``--clock`` or the set-up screen's Clock line): the user's time runs while their card
+is to choose (the opponent's choice is made at once), not while the game is being solved; out of time loses.
+
 The game is kept as it goes (``tui.saves.GameKeeper``): in progress in a save slot (the deck's order and the seed in
-the slot's secret), offered for resume; once over its record in the state folder's ``records/``. After the game
-``v`` reviews it and ``m`` is a rematch with the sides swapped.
+the slot's secret), offered for resume; once over its record in the state folder's ``records/`` (with the clock,
+whose time left a resumed game goes on with). After the game ``v`` reviews it and ``m`` is a rematch with the sides
+swapped.
 """
 
 from __future__ import annotations
@@ -118,6 +122,7 @@ class GoofspielScreen(LocalGameScreen[GoofspielState]):
             seed,
             resumed=state is not None,
             takebacks=takebacks_allowed("goofspiel", config.opponent, config.takebacks),
+            clock=config.new_clock(),
         )
         self.opponent_player = make_player(self.opponent, "goofspiel")
         self.slot = slot
@@ -133,6 +138,7 @@ class GoofspielScreen(LocalGameScreen[GoofspielState]):
         yield Header()
         with Horizontal(id="gs-main"):
             with Vertical(id="gs-left"):
+                yield Static(id="gs-clock", classes="one-line")
                 yield Static(id="gs-status", classes="one-line")
                 yield Static(id="gs-hands", classes="one-line")
                 yield Static(id="gs-bid", classes="one-line")
@@ -145,9 +151,11 @@ class GoofspielScreen(LocalGameScreen[GoofspielState]):
 
     def on_mount(self) -> None:
         super().on_mount()
+        self.query_one("#gs-clock").display = self.session.clock is not None
         self.attach_saves(self.slot)
         self._titles()
         self._solve()
+        self.start_clock()
 
     def _titles(self) -> None:
         title = f"Goofspiel, N = {self.cards}"
@@ -215,9 +223,19 @@ class GoofspielScreen(LocalGameScreen[GoofspielState]):
             self.advice = advise(solve_position(self.state.position), self.human)
         self.refresh_view()
 
+    def check_over(self) -> None:
+        super().check_over()
+        if self.session.clock is not None and not self._ready():
+            self.session.clock.stop()  # nothing to choose until the game is solved: nobody's time runs
+
+    def clock_ticked(self) -> None:
+        self.query_one("#gs-clock", Static).update(Text(self.clock_line(), end=""))
+
     def refresh_view(self) -> None:
+        self.session.sync_clock()  # before the keep: the record has the round's increments, as a resume needs
         self._keep()
         self.check_over()  # v and m in the footer, and the game-over panel, once the game is over
+        self.clock_ticked()
         self._status()
         self._hands()
         self._bid_line()
@@ -396,7 +414,10 @@ class GoofspielScreen(LocalGameScreen[GoofspielState]):
             self.say("A rematch comes after the game: n starts a new one")
             return
         # The same seed, so the same deck: the sides swapped on the prizes in the same order (a duplicate match).
-        config = dataclasses.replace(self.config, opponent=self.opponent, human=self.human.other, seed=self.seed)
+        # The same clock, full again (not a resumed game's time left).
+        config = dataclasses.replace(
+            self.config, opponent=self.opponent, human=self.human.other, seed=self.seed, clock_left=None
+        )
         self.post_message(OpenGame(self.game_name, config, setup=False))
 
     @property

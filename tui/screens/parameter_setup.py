@@ -1,6 +1,7 @@
 """The set-up screen generated from a game's descriptor: one field per parameter (``core.game_type.Parameter``: its
 help, its default, its parser and limits), the opponent from the catalogue's players of the game, and the user's
-side; ctrl+s starts (the one start key of every set-up screen). A game whose catalogue entry names this screen and
+side, the takebacks and, for a game played with a clock (a configuration with a ``clock``), the clock; ctrl+s starts
+(the one start key of every set-up screen). A game whose catalogue entry names this screen and
 ``config_from_values`` needs no set-up screen of its own. Enter in a field goes on to the next one; below 100x30 the
 screen is compact (no margins), so it fits 80x24."""
 
@@ -21,11 +22,12 @@ from core.game import Side
 from solvers.catalogue import players_for
 from tui.arguments import parameter_type
 from tui.config import ConfigError
+from tui.game_clock import OFFERED_CLOCKS
 from tui.game_life import default_takebacks, takebacks_allowed
 from tui.games import Config, game_entry
 from tui.messages import OpenGame, ShowMenu
 from tui.screens.base import NashplayScreen
-from tui.widgets.choice import CheckChoice, ChoiceButton, ChoiceSet
+from tui.widgets.choice import CheckChoice, ChoiceButton, ChoiceSet, CycleChoice
 from tui.widgets.footer import NashplayFooter
 
 
@@ -61,6 +63,12 @@ class ParameterSetupScreen(NashplayScreen):
                     yield Label(parameter.name.capitalize(), classes="heading")
                     yield Static(parameter.help, classes="hint")
                     yield Input(parameter.text(value), id=f"parameter-{parameter.name}", classes="parameter")
+                if self.clocked:
+                    # Under the parameters, as on Nim's set-up: the left column has rows to spare at 80x24.
+                    chosen_clock = getattr(self.config, "clock", None) or "none"
+                    # A clock given to ``--clock`` that the screen does not offer is offered too, not dropped.
+                    offered = OFFERED_CLOCKS if chosen_clock in OFFERED_CLOCKS else (*OFFERED_CLOCKS, chosen_clock)
+                    yield CycleChoice("Clock", offered, chosen_clock, id="clock")
             with Vertical(id="setup-right"):
                 yield Label("Opponent", classes="heading")
                 chosen = str(getattr(self.config, "opponent", ""))
@@ -90,6 +98,11 @@ class ParameterSetupScreen(NashplayScreen):
         if fields:
             fields.first().focus()
 
+    @property
+    def clocked(self) -> bool:
+        """Whether the game may be played with a chess clock (its configuration has one)."""
+        return any(field.name == "clock" for field in dataclasses.fields(self.config))
+
     def read_values(self) -> dict[str, Any]:
         """Each parameter's value from its field, read and checked by the parameter itself; ``ValueError`` names
         the field."""
@@ -112,6 +125,9 @@ class ParameterSetupScreen(NashplayScreen):
         human = Side.P2 if self.query_one("#setup-side", RadioSet).pressed_index == 1 else Side.P1
         config = make(values, opponent, human, getattr(self.config, "seed", None))
         config = dataclasses.replace(config, takebacks=self.query_one("#takebacks", CheckChoice).value)
+        if self.clocked:
+            clock = self.query_one("#clock", CycleChoice).value
+            config = dataclasses.replace(config, clock=None if clock == "none" else clock)
         try:
             config.check()
         except ConfigError as error:

@@ -6,9 +6,13 @@ cache) while the game in progress stays playable; the screen shows the solve's p
 residual, and a bar after half a second) and ``x`` cancels it. Below 100x30 the screen is compact: shorter texts,
 fewer rows of the heat map and of the rounds.
 
-The game is kept as it goes (``tui.saves.GameKeeper``): in progress in a save slot, offered for resume; once over its
-record in the state folder's ``records/``. ``ctrl+s`` saves a record there (``s`` is the strong attack); after the
-game ``v`` reviews it and ``m`` is a rematch with the sides swapped.
+A game may have a chess clock (``--clock``): the user's time runs while their action is to choose (the AI's, or in
+advisor mode the opponent's, is not timed), not while there is nothing solved to play; out of time loses.
+
+The game is kept as it goes (``tui.saves.GameKeeper``): in progress in a save slot, offered for resume (the clock
+goes on with the time each side had); once over its record in the state folder's ``records/``. ``ctrl+s`` saves a
+record there (``s`` is the strong attack); after the game ``v`` reviews it and ``m`` is a rematch with the sides
+swapped.
 """
 
 from __future__ import annotations
@@ -117,6 +121,7 @@ class TcgScreen(LocalGameScreen[TcgState]):
             config.seed,
             resumed=state is not None,
             takebacks=takebacks_allowed("tcg", "equilibrium" if config.mode == "versus" else "", config.takebacks),
+            clock=config.new_clock(),
         )
         self.mode = self.config.mode
         #: Versus mode's AI: the catalogue's equilibrium player (its choices from its own generator).
@@ -139,6 +144,7 @@ class TcgScreen(LocalGameScreen[TcgState]):
         yield Header()
         with Horizontal(id="tcg-main"):
             with Vertical(id="tcg-left"):
+                yield Static(id="tcg-clock", classes="one-line")
                 yield Static(id="tcg-state", classes="one-line")
                 yield MixBars(id="mix-you")
                 yield MixBars(id="mix-them")
@@ -158,11 +164,13 @@ class TcgScreen(LocalGameScreen[TcgState]):
         for bars in self.query(MixBars):
             bars.ascii_mode = self.nashplay.ascii_mode
         self.query_one("#n-field").display = False
+        self.query_one("#tcg-clock").display = self.session.clock is not None
         self._fit_heat_map()
         self.attach_saves(self.slot)
         self._titles()
         self._start_solve(self.n)
         self.refresh_view()
+        self.start_clock()
 
     def _titles(self) -> None:
         versus = self.mode == "versus"
@@ -272,9 +280,24 @@ class TcgScreen(LocalGameScreen[TcgState]):
         i1, i2 = self.state.points
         self.suggestion = self.solution.draw(i1, i2, self.human.number, self.rng)
 
+    def check_over(self) -> None:
+        super().check_over()
+        if self.session.clock is not None and self.solution is None:
+            self.session.clock.stop()  # nothing solved to play yet: nobody's time runs
+
+    def clock_line(self) -> str:
+        # Short names: the advisor mode's opponent is whoever the user plays, and the line fits the compact column.
+        other = "AI" if self.mode == "versus" else "opponent"
+        return self.session.clock_text({self.human: "you", self.human.other: other})
+
+    def clock_ticked(self) -> None:
+        self.query_one("#tcg-clock", Static).update(Text(self.clock_line(), end=""))
+
     def refresh_view(self) -> None:
+        self.session.sync_clock()  # before the keep: the record has the round's increments, as a resume needs
         self._keep()
         self.check_over()  # v and m in the footer, and the game-over panel, once the game is over
+        self.clock_ticked()
         me, them = self.human, self.human.other
         points = self.state.points
         text = Text(end="")
@@ -540,7 +563,8 @@ class TcgScreen(LocalGameScreen[TcgState]):
         if not self.over:
             self.say("A rematch comes after the game: r starts a new one")
             return
-        config = dataclasses.replace(self.config, n=self.n, mode=self.mode, human=self.human.other)
+        # The same clock, full again (not a resumed game's time left).
+        config = dataclasses.replace(self.config, n=self.n, mode=self.mode, human=self.human.other, clock_left=None)
         self.post_message(OpenGame("tcg", config, setup=False))
 
     def on_unmount(self) -> None:
