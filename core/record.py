@@ -362,10 +362,16 @@ _NOT_REGULAR = (
 )
 
 
+def not_regular(mode: int) -> str:
+    """What a file of ``mode`` (``stat``'s) that is not a regular file is, as a message says it: "is not a regular
+    file (a named pipe)"."""
+    kind = next((words for test, words in _NOT_REGULAR if test(mode)), "not a file")
+    return f"is not a regular file ({kind})"
+
+
 def _check_regular(mode: int, where: str, what: str) -> None:
     if not stat.S_ISREG(mode):
-        kind = next((words for test, words in _NOT_REGULAR if test(mode)), "not a file")
-        raise RecordError(f"{where} is not a regular file ({kind}): {what} is a file")
+        raise RecordError(f"{where} {not_regular(mode)}: {what} is a file")
 
 
 def result_text(game: str, outcome: Outcome | None) -> str:
@@ -544,6 +550,7 @@ __all__ = [
     "RESULTS",
     "Record",
     "RecordedMove",
+    "not_regular",
     "printable",
     "read_capped",
     "read_record_bytes",

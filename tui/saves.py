@@ -14,7 +14,9 @@ over its whole record goes to ``<state>/records/`` (where ``s`` saves records to
 recent games (``SaveStore.recent``) are the slots and the records of ``records/`` and ``contest/``, newest first.
 
 Every failure of the file system (a read-only or unreadable state folder, a full disk) is reported as a
-``SaveFolderError`` and never stops the app; a slot that cannot be read is moved aside into ``games/damaged/``.
+``SaveFolderError`` and never stops the app; a slot that cannot be read is moved aside into ``games/damaged/``. A
+slot's files are read (its lock opened) only when they are regular files: a named pipe, a folder or a device in the
+place of one is refused in one line without being opened in a way that waits, and makes the slot a damaged one.
 Saves written by older versions (one ``game-in-progress.ngr``, and ``unfinished/``) are adopted as slots.
 """
 
@@ -26,6 +28,7 @@ import os
 import re
 import secrets
 import shutil
+import stat
 import tempfile
 import time
 from collections.abc import Callable, Iterator
@@ -39,7 +42,9 @@ from core.games import GAME_TYPES, units_of
 from core.record import (
     STALE_TEMPORARY_SECONDS,
     Record,
+    not_regular,
     prepare_record_folder,
+    read_capped,
     remove_stale_temporaries,
     write_text_atomically,
 )
@@ -53,6 +58,11 @@ except ImportError:  # pragma: no cover - not on the platforms CI runs
 
 #: The secret file is a few tags: anything larger is damaged, and is refused before it is read.
 MAX_SECRET_BYTES = 64 * 1024
+#: How a lock file is opened: made if missing, never waiting (a named pipe in its place), never becoming the
+#: process's terminal, not inherited by a child; for reading only where it cannot be written.
+_LOCK_FLAGS = getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+_LOCK_WRITE = os.O_WRONLY | os.O_APPEND | os.O_CREAT | _LOCK_FLAGS
+_LOCK_READ = os.O_RDONLY | _LOCK_FLAGS
 #: The menu lists at most this many unfinished games (newest first); the others stay in the folder.
 MAX_LISTED = 20
 #: Slots the legacy layout used, adopted on first look.
@@ -143,14 +153,35 @@ class SaveSlot:
     def _open_lock(self) -> IO[bytes] | None:
         """The lock file, open (made if missing); ``None`` when it is missing and cannot be made. In a read-only
         state folder the lock file is opened for reading, which ``flock`` takes as well: the saved game can still
-        be resumed (unsaved from there on), and two nashplays still do not both play it."""
+        be resumed (unsaved from there on), and two nashplays still do not both play it.
+
+        Opened without waiting (a named pipe in its place would keep ``open`` waiting for ever for a partner, and
+        Ctrl-C cannot reach it there) and taken only when it is a regular file: ``SaveFolderError`` otherwise."""
         try:
-            return self.lock_path.open("ab")
-        except OSError:
+            descriptor, how = os.open(self.lock_path, _LOCK_WRITE, 0o666), "ab"
+        except OSError:  # read-only; or a named pipe with no reader, a folder: looked at below, opened for reading
             try:
-                return self.lock_path.open("rb")
+                descriptor, how = os.open(self.lock_path, _LOCK_READ), "rb"
             except FileNotFoundError:
                 return None
+        try:
+            mode = os.fstat(descriptor).st_mode
+            if not stat.S_ISREG(mode):
+                raise SaveFolderError(f"{self.lock_path.name} {not_regular(mode)}: the game's lock is a file")
+            return os.fdopen(descriptor, how)
+        except BaseException:
+            os.close(descriptor)
+            raise
+
+    def _check_lock(self) -> None:
+        """``RecordError`` when something other than a regular file stands where the lock should be (a named pipe,
+        a folder, a device): the slot cannot be taken, and is damaged."""
+        try:
+            mode = os.stat(self.lock_path).st_mode
+        except OSError:
+            return  # missing (made when the game is taken), or not to be looked at: taking it says why
+        if not stat.S_ISREG(mode):
+            raise RecordError(f"{self.lock_path.name} {not_regular(mode)}: the game's lock is a file")
 
     # ---- the game
 
@@ -173,22 +204,23 @@ class SaveSlot:
     def load(self) -> Record:
         """The whole record (the secret's tags merged in). Raises ``RecordError`` for anything damaged, ``OSError``
         for files that cannot be read."""
-        record = Record.load(self.path)
+        record = self.load_public()
         record.tags.update(self._secret_tags())
         return record
 
     def load_public(self) -> Record:
-        """The record as the player may see it (for the menu's description): the secret is not read."""
-        return Record.load(self.path)
+        """The record as the player may see it (for the menu's description): the secret is not read. A lock that is
+        not a regular file makes the slot damaged too (``RecordError``): it could never be taken."""
+        record = Record.load(self.path)
+        self._check_lock()
+        return record
 
     def _secret_tags(self) -> dict[str, str]:
         try:
-            with self.secret_path.open("rb") as file:
-                data = file.read(MAX_SECRET_BYTES + 1)
+            # Only a regular file of at most MAX_SECRET_BYTES is read; a named pipe is never opened.
+            data = read_capped(self.secret_path, MAX_SECRET_BYTES, "a save's secret")
         except FileNotFoundError:
             return {}  # a save from an older version: the record itself holds every tag
-        if len(data) > MAX_SECRET_BYTES:
-            raise RecordError(f"{self.secret_path.name} is larger than {MAX_SECRET_BYTES:,} bytes: it is damaged")
         try:
             stored = json.loads(data.decode("utf-8"))
         except (UnicodeDecodeError, ValueError, RecursionError):  # RecursionError: "[[[[..." past the parser's depth
@@ -390,15 +422,17 @@ class SaveStore:
 
 
 def _records_in(folder: Path) -> list[Path]:
-    """The records (``*.ngr``) in ``folder``. ``OSError`` when it cannot be read: ``Path.glob`` skips a folder it
-    may not read (Python 3.11), and every saved game would vanish without a word."""
+    """The records (``*.ngr``) in ``folder``: every entry so named but a folder. What is not a regular file (a named
+    pipe, a device) is listed too, so that reading it says why it cannot be opened (``Record.load`` refuses it
+    without opening it) instead of its vanishing without a word. ``OSError`` when the folder cannot be read:
+    ``Path.glob`` skips a folder it may not read (Python 3.11), and every saved game would vanish without a word."""
     with os.scandir(folder) as entries:
-        return [Path(entry.path) for entry in entries if entry.name.endswith(".ngr") and _is_file(entry)]
+        return [Path(entry.path) for entry in entries if entry.name.endswith(".ngr") and not _is_folder(entry)]
 
 
-def _is_file(entry: os.DirEntry[str]) -> bool:
+def _is_folder(entry: os.DirEntry[str]) -> bool:
     try:
-        return entry.is_file()
+        return entry.is_dir()
     except OSError:
         return False
 

@@ -10,7 +10,7 @@ import json
 import os
 from pathlib import Path
 
-from core.record import write_text_atomically
+from core.record import read_capped, write_text_atomically
 
 
 def state_dir() -> Path:
@@ -53,9 +53,9 @@ class Settings:
         self.values = dict(self.DEFAULTS)
         self.texts = dict(self.TEXT_DEFAULTS)
         try:
-            with self.path.open("rb") as file:
-                data = file.read(MAX_SETTINGS_BYTES + 1)
-            stored = json.loads(data) if len(data) <= MAX_SETTINGS_BYTES else {}
+            # Only a regular file of at most MAX_SETTINGS_BYTES is read (RecordError, a ValueError, otherwise): a
+            # named pipe in its place is never opened, which would wait for ever for a writer.
+            stored = json.loads(read_capped(self.path, MAX_SETTINGS_BYTES, "the settings"))
         except (OSError, ValueError, RecursionError):  # RecursionError: "[[[[..." nested past the parser's depth
             stored = {}
         if isinstance(stored, dict):
