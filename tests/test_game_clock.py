@@ -196,3 +196,37 @@ def test_nim_with_a_clock_from_its_set_up_shows_it_at_80x24_and_a_fallen_flag_en
             assert screen.session.record().result == "0-1" and screen.session.record().tags["TimeControl"] == "180+2"
 
     run(test)
+
+
+def test_a_nim_save_has_the_moves_increments_and_a_rematch_starts_with_a_full_clock(state_dir: Path) -> None:
+    """Nim saved before its clock followed the move (a resume lost the increment of the last move until the next
+    save), and a rematch after a resumed clocked game began with that game's time left."""
+    from tui.saves import SaveStore
+
+    async def test() -> None:
+        config = NimConfig((3, 4, 5), opponent="random", seed=1, clock="1+2", clock_left=(30.0, 40.0))
+        app = NashplayApp(StartRequest.for_config(config), ai_delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_for(pilot, lambda: isinstance(app.screen, NimScreen), "the game")
+            screen = app.screen
+            assert isinstance(screen, NimScreen) and screen.session.clock is not None
+            fake = FakeTime()
+            fake.now = screen.session.clock.since  # time stands still: only the increments change the clock
+            screen.session.clock.now = fake
+            await pilot.press("enter")  # a move; the random player answers at once
+            await wait_for(pilot, lambda: len(screen.state.history()) == 2, "the reply")
+            [saved] = (state_dir / "games").glob("*.ngr")
+            kept = SaveStore(state_dir).slot(saved.stem).load().tags["Clock"]
+            first, second = (float(left) for left in kept.split(","))
+            assert 31 < first <= 32 and second == 42, kept  # each move's 2 s, the random player's reply's too
+            await pilot.press("R")
+            await wait_for(pilot, lambda: isinstance(app.screen, GameOverPanel), "the game-over panel")
+            await pilot.press("m")
+            await wait_for(
+                pilot, lambda: isinstance(app.screen, NimScreen) and app.screen is not screen, "the rematch"
+            )
+            rematch = app.screen
+            assert isinstance(rematch, NimScreen) and rematch.session.clock is not None
+            assert rematch.session.clock.left == {Side.P1: 60.0, Side.P2: 60.0}
+
+    run(test)

@@ -407,6 +407,7 @@ class NimScreen(LocalGameScreen[HeapGameState]):
         """After a move, an undo or a new start: a new version, the view, the advice, maybe the opponent."""
         self.version += 1
         self._fit_cursor(fresh)
+        self.session.sync_clock()  # before the keep: the save has the move's increment, as a resume needs
         self._keep()
         self.refresh_bindings()
         self.refresh_view()
@@ -629,5 +630,6 @@ class NimScreen(LocalGameScreen[HeapGameState]):
             self.say("A rematch comes after the game: r plays it again from the start", error=True)
             return
         self._cancel_work()
-        config = dataclasses.replace(self.config, human=self.config.human.other)
+        # A full clock: a resumed game's time left was that game's.
+        config = dataclasses.replace(self.config, human=self.config.human.other, clock_left=None)
         self.post_message(OpenGame("nim", config, setup=False))
