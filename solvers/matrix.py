@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import combinations
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -36,8 +37,11 @@ __all__ = [
     "exploitability",
     "solve",
     "solve_batch",
+    "solve_batch_compiled",
+    "solve_batch_hinted",
     "solve_lp",
     "solve_lp_blocks",
+    "support_masks",
     "undominated",
 ]
 
@@ -412,6 +416,70 @@ def solve_batch(a: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return values, rows, cols
 
 
+def solve_batch_hinted(
+    a: np.ndarray, hint_rows: np.ndarray | None = None, hint_cols: np.ndarray | None = None, exact: bool = True
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`solve_batch` trying a support pair per game first (bit masks, :func:`support_masks`; 0 for none), e.g.
+    the previous iteration's: the games of each hinted pair are solved together, and only the games whose pair fails
+    go through the enumeration. Numpy only; :func:`solve_batch_compiled` is the same, compiled.
+
+    With ``exact`` (the default) the result is :func:`solve_batch`'s: a hinted pair is kept only where it is
+    provably the game's only equilibrium (see ``_strictly_complementary``), and its strategies come from the same
+    formulas on the same normalised block as in the enumeration. Without it any valid hinted pair is kept.
+    """
+    arr = _as_games(a, 3)
+    k, m, n = arr.shape
+    if m > MAX_ENUMERATION_SIZE or n > MAX_ENUMERATION_SIZE or hint_rows is None or hint_cols is None or not k:
+        return solve_batch(arr)
+    b = _normalise(arr)[0]
+    rows = np.zeros((k, m))
+    cols = np.zeros((k, n))
+    found = np.zeros(k, dtype=np.bool_)
+    hint_rows = np.asarray(hint_rows, dtype=np.int64)
+    hint_cols = np.asarray(hint_cols, dtype=np.int64)
+    row_bits = (hint_rows[:, None] >> np.arange(m)) & 1
+    col_bits = (hint_cols[:, None] >> np.arange(n)) & 1
+    eligible = (hint_rows > 0) & (row_bits.sum(axis=1) == col_bits.sum(axis=1))
+    codes = hint_rows * (1 << n) + hint_cols
+    for code in np.unique(codes[eligible]):
+        members = np.flatnonzero(eligible & (codes == code))
+        r_idx = np.flatnonzero(row_bits[members[0]])
+        c_idx = np.flatnonzero(col_bits[members[0]])
+        x, y, v, singular = equalizing_strategies(b[np.ix_(members, r_idx, c_idx)])
+        g = b[members]
+        row_payoffs = np.einsum("gij,gj->gi", g[:, :, c_idx], y)
+        col_payoffs = np.einsum("gi,gij->gj", x, g[:, r_idx, :])
+        ok = (
+            ~singular
+            & np.all(x >= -TOLERANCE, axis=1)
+            & np.all(y >= -TOLERANCE, axis=1)
+            & np.all(row_payoffs <= v[:, None] + TOLERANCE, axis=1)
+            & np.all(col_payoffs >= v[:, None] - TOLERANCE, axis=1)
+        )
+        if exact:
+            off_rows = np.ones(m, dtype=np.bool_)
+            off_rows[r_idx] = False
+            off_cols = np.ones(n, dtype=np.bool_)
+            off_cols[c_idx] = False
+            ok &= (
+                np.all(x > _UNIQUE_MARGIN, axis=1)
+                & np.all(y > _UNIQUE_MARGIN, axis=1)
+                & np.all(row_payoffs[:, off_rows] < v[:, None] - _UNIQUE_MARGIN, axis=1)
+                & np.all(col_payoffs[:, off_cols] > v[:, None] + _UNIQUE_MARGIN, axis=1)
+            )
+        accepted = members[ok]
+        rows[np.ix_(accepted, r_idx)] = x[ok]
+        cols[np.ix_(accepted, c_idx)] = y[ok]
+        found[accepted] = True
+    rows[found] = _clean(rows[found])
+    cols[found] = _clean(cols[found])
+    rest = np.flatnonzero(~found)
+    if rest.size:
+        _, rows[rest], cols[rest] = solve_batch(arr[rest])
+    values = np.einsum("ki,kij,kj->k", rows, arr, cols)
+    return values, rows, cols
+
+
 def solve(a: ArrayLike) -> MatrixSolution:
     """Solve one zero-sum matrix game; for small games (both sides <= 5) with :func:`solve_batch`'s tie-break.
 
@@ -543,3 +611,367 @@ def _block_lp(blocks: list[FloatArray]) -> list[tuple[FloatArray, FloatArray]]:
         (x_all[x0 : x0 + m], y_all[y0 : y0 + n])
         for x0, m, y0, n in zip(x_starts, sizes_m, y_starts, sizes_n, strict=True)
     ]
+
+
+# --------------------------------------------------------------------------------------------------------------------
+# Compiled kernels (numba), loaded lazily: nothing here imports numba until a kernel is first asked for
+
+
+def compile_kernels(namespace: dict[str, Any], names: tuple[str, ...], inline: tuple[str, ...] = ()) -> None:
+    """``numba.njit`` the plain functions ``names`` of a module (``namespace`` is its ``globals()``) in place.
+
+    Kernels are written as plain module-level functions that call each other by their global names; compiling
+    replaces each name by its compiled dispatcher, so compiled code calls compiled code. Module-level functions (not
+    closures) are what numba's disk cache can key and find again: a kernel defined inside a function that captures
+    another kernel is compiled afresh in every process. The cache folder is ``$NUMBA_CACHE_DIR``, else
+    ``<nashplay cache dir>/numba`` (numba checks each kernel's source file, so an edited file recompiles); it is set
+    only while the kernels are decorated, and without a writable folder the kernels compile without a disk cache.
+    Importing numba costs a few tenths of a second, and compiling a few seconds the first time: callers do this
+    only where the work is large (never when the app starts).
+    """
+    import os
+    import tempfile
+    from pathlib import Path
+
+    import numba
+
+    from solvers.cache import cache_dir
+
+    folder = Path(os.environ.get("NUMBA_CACHE_DIR") or str(cache_dir() / "numba"))
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryFile(dir=folder).close()
+        writable = True
+    except OSError:
+        writable = False
+    config: Any = numba.config  # numba sets its config attributes at run time: mypy cannot see them
+    previous = config.CACHE_DIR
+    if writable:
+        config.CACHE_DIR = str(folder)
+    try:
+        for name in names:
+            if not isinstance(namespace[name], numba.core.registry.CPUDispatcher):
+                # Small helpers called in inner loops are inlined: a call passing arrays costs reference counting.
+                namespace[name] = numba.njit(cache=writable, inline="always" if name in inline else "never")(
+                    namespace[name]
+                )
+    finally:
+        config.CACHE_DIR = previous
+
+
+_KERNELS = ("_pair_strategies", "_pair_is_equilibrium", "_strictly_complementary", "_enumerate_kernel")
+#: Margins (normalised units) that make a hinted equilibrium provably the only one: see ``_strictly_complementary``.
+_UNIQUE_MARGIN = 1e-7
+_kernels_ready = False
+
+
+def _compiled() -> None:
+    global _kernels_ready
+    if not _kernels_ready:
+        compile_kernels(
+            globals(), _KERNELS, inline=("_pair_strategies", "_pair_is_equilibrium", "_strictly_complementary")
+        )
+        _kernels_ready = True
+
+
+def _pair_strategies(
+    g: FloatArray,
+    ri: NDArray[np.int64],
+    ci: NDArray[np.int64],
+    s: int,
+    x: FloatArray,
+    y: FloatArray,
+    work: FloatArray,
+) -> tuple[float, bool]:
+    """One support pair's equalizing strategies, as ``_kernel_strategies`` computes them (same formulas, same
+    order of operations for s = 2, 3): writes ``x`` and ``y`` (first ``s`` entries), returns ``(v, singular)``.
+    ``work`` is scratch space (6 x 7), passed in: an allocation per pair would cost more than the arithmetic."""
+    if s == 1:
+        x[0] = 1.0
+        y[0] = 1.0
+        return g[ri[0], ci[0]], False
+    if s == 2:
+        a, b, c, d = g[ri[0], ci[0]], g[ri[0], ci[1]], g[ri[1], ci[0]], g[ri[1], ci[1]]
+        y0, y1 = d + (-b), (-c) + a
+        x0, x1 = d + (-c), (-b) + a
+        dd = y0 + y1
+        det = a * d + b * (-c)
+        if not abs(dd) > 1e-12:
+            return 0.0, True
+        x[0], x[1], y[0], y[1] = x0 / dd, x1 / dd, y0 / dd, y1 / dd
+        return det / dd, False
+    if s == 3:
+        # Cofactor rows: r1 x r2, r2 x r0, r0 x r1 (np.cross); the adjugate is their transpose. Scalars only.
+        a0, a1, a2 = g[ri[0], ci[0]], g[ri[0], ci[1]], g[ri[0], ci[2]]
+        b0, b1, b2 = g[ri[1], ci[0]], g[ri[1], ci[1]], g[ri[1], ci[2]]
+        c0, c1, c2 = g[ri[2], ci[0]], g[ri[2], ci[1]], g[ri[2], ci[2]]
+        f00, f01, f02 = b1 * c2 - b2 * c1, b2 * c0 - b0 * c2, b0 * c1 - b1 * c0
+        f10, f11, f12 = c1 * a2 - c2 * a1, c2 * a0 - c0 * a2, c0 * a1 - c1 * a0
+        f20, f21, f22 = a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0
+        # adj[i, j] = cof[j, i]: y_num[i] = sum_j cof[j, i]; x_num[j] = sum_i cof[j, i].
+        y0, y1, y2 = f00 + f10 + f20, f01 + f11 + f21, f02 + f12 + f22
+        dd = y0 + y1 + y2
+        if not abs(dd) > 1e-12:
+            return 0.0, True
+        det = a0 * f00 + a1 * f01 + a2 * f02
+        x[0], x[1], x[2] = (f00 + f01 + f02) / dd, (f10 + f11 + f12) / dd, (f20 + f21 + f22) / dd
+        y[0], y[1], y[2] = y0 / dd, y1 / dd, y2 / dd
+        return det / dd, False
+    # s = 4, 5: the bordered systems [[S, -1], [1^T, 0]] (y) and [[S^T, -1], [1^T, 0]] (x), by Gaussian
+    # elimination with partial pivoting; the determinant of the first masks both (see _kernel_strategies).
+    size = s + 1
+    v_out = 0.0
+    for system in range(2):
+        m = work[0:size, 0 : size + 1]
+        m[:, :] = 0.0
+        for i in range(s):
+            for j in range(s):
+                m[i, j] = g[ri[i], ci[j]] if system == 0 else g[ri[j], ci[i]]
+            m[i, s] = -1.0
+            m[s, i] = 1.0
+        m[s, size] = 1.0
+        det = 1.0
+        for col in range(size):
+            pivot = col
+            for i in range(col + 1, size):
+                if abs(m[i, col]) > abs(m[pivot, col]):
+                    pivot = i
+            if pivot != col:
+                det = -det
+                for j in range(size + 1):
+                    m[col, j], m[pivot, j] = m[pivot, j], m[col, j]
+            det *= m[col, col]
+            if m[col, col] == 0.0:
+                return 0.0, True
+            for i in range(col + 1, size):
+                f = m[i, col] / m[col, col]
+                for j in range(col, size + 1):
+                    m[i, j] -= f * m[col, j]
+        if system == 0 and not abs(det) > 1e-12:
+            return 0.0, True
+        # Back substitution into the right-hand column, in place.
+        for i in range(size - 1, -1, -1):
+            acc = m[i, size]
+            for j in range(i + 1, size):
+                acc -= m[i, j] * m[j, size]
+            m[i, size] = acc / m[i, i]
+        out = y if system == 0 else x
+        for i in range(s):
+            out[i] = m[i, size]
+        if system == 1:
+            v_out = m[s, size]
+    return v_out, False
+
+
+def _pair_is_equilibrium(
+    g: FloatArray, ri: NDArray[np.int64], ci: NDArray[np.int64], s: int, x: FloatArray, y: FloatArray, v: float
+) -> bool:
+    """The checks of ``_enumerate_supports``: no probability below -tol, no pure reply gaining more than tol."""
+    tol = TOLERANCE
+    m, n = g.shape
+    for i in range(s):
+        if x[i] < -tol or y[i] < -tol:
+            return False
+    for i in range(m):
+        acc = 0.0
+        for j in range(s):
+            acc += g[i, ci[j]] * y[j]
+        if acc > v + tol:
+            return False
+    for j in range(n):
+        acc = 0.0
+        for i in range(s):
+            acc += g[ri[i], j] * x[i]
+        if acc < v - tol:
+            return False
+    return True
+
+
+def _strictly_complementary(
+    g: FloatArray, ri: NDArray[np.int64], ci: NDArray[np.int64], s: int, x: FloatArray, y: FloatArray, v: float
+) -> bool:
+    """Whether an equilibrium on a square support pair is the game's only one, as its margins show: every
+    probability of the pair above ``_UNIQUE_MARGIN``, every row off the support earning less than ``v`` against
+    ``y`` and every column off it conceding more than ``v`` against ``x`` by that margin.
+
+    Then any optimal row strategy lives on the rows that reply best to ``y`` (the support), meets every column of
+    the support with equality, and so solves the support's non-singular system: it is ``x``; the same for ``y``. The
+    enumeration would then stop at this very pair (a pair that passes its checks gives strategies within the
+    tolerance of the unique ones, which a smaller pair cannot, and a pair of this size containing both supports is
+    this one), and computes the same numbers from it."""
+    margin = _UNIQUE_MARGIN
+    m, n = g.shape
+    for i in range(s):
+        if x[i] <= margin or y[i] <= margin:
+            return False
+    on_rows = 0
+    on_cols = 0
+    for i in range(s):
+        on_rows |= 1 << ri[i]
+        on_cols |= 1 << ci[i]
+    for i in range(m):
+        if on_rows >> i & 1:
+            continue
+        acc = 0.0
+        for j in range(s):
+            acc += g[i, ci[j]] * y[j]
+        if acc > v - margin:
+            return False
+    for j in range(n):
+        if on_cols >> j & 1:
+            continue
+        acc = 0.0
+        for i in range(s):
+            acc += g[ri[i], j] * x[i]
+        if acc < v + margin:
+            return False
+    return True
+
+
+def _enumerate_kernel(
+    b: FloatArray,
+    pair_rows: NDArray[np.int64],
+    pair_cols: NDArray[np.int64],
+    pair_size: NDArray[np.int64],
+    hint_rows: NDArray[np.int64],
+    hint_cols: NDArray[np.int64],
+    exact: bool,
+    rows: FloatArray,
+    cols: FloatArray,
+    found: BoolArray,
+) -> None:
+    """``_enumerate_supports`` game by game, compiled: the saddle test, then every pair of ``pair_*`` (sizes 2 and
+    up, in the tie-break order) until the first valid one.
+
+    A game with a hint (a row and a column support as bit masks of equal size, 0 for none) tries that pair first.
+    Without ``exact`` a valid hinted pair is taken as it is (any equilibrium will do while iterating); with it, only
+    when it is provably the pair the enumeration would stop at (``_strictly_complementary``), else the game is
+    enumerated in full."""
+    k, m, n = b.shape
+    tol = TOLERANCE
+    x = np.empty(5)
+    y = np.empty(5)
+    work = np.empty((6, 7))
+    ri = np.empty(5, dtype=np.int64)
+    ci = np.empty(5, dtype=np.int64)
+    for game in range(k):
+        g = b[game]
+        if hint_rows[game] != 0:
+            s = 0
+            for i in range(m):
+                if hint_rows[game] >> i & 1:
+                    ri[s] = i
+                    s += 1
+            t = 0
+            for j in range(n):
+                if hint_cols[game] >> j & 1:
+                    ci[t] = j
+                    t += 1
+            if s == t and s > 0:
+                v, singular = _pair_strategies(g, ri, ci, s, x, y, work)
+                if (
+                    not singular
+                    and _pair_is_equilibrium(g, ri, ci, s, x, y, v)
+                    and (not exact or _strictly_complementary(g, ri, ci, s, x, y, v))
+                ):
+                    for i in range(s):
+                        rows[game, ri[i]] = x[i]
+                        cols[game, ci[i]] = y[i]
+                    found[game] = True
+                    continue
+        # Size 1: the first saddle point in row-major order.
+        saddle = False
+        for i in range(m):
+            row_min = g[i, 0]
+            for j in range(1, n):
+                row_min = min(row_min, g[i, j])
+            for j in range(n):
+                col_max = g[0, j]
+                for r in range(1, m):
+                    col_max = max(col_max, g[r, j])
+                if g[i, j] <= row_min + tol and g[i, j] >= col_max - tol:
+                    rows[game, i] = 1.0
+                    cols[game, j] = 1.0
+                    saddle = True
+                    break
+            if saddle:
+                break
+        if saddle:
+            found[game] = True
+            continue
+        for p in range(pair_size.size):
+            s = pair_size[p]
+            for i in range(s):
+                ri[i] = pair_rows[p, i]
+                ci[i] = pair_cols[p, i]
+            v, singular = _pair_strategies(g, ri, ci, s, x, y, work)
+            if singular or not _pair_is_equilibrium(g, ri, ci, s, x, y, v):
+                continue
+            for i in range(s):
+                rows[game, ri[i]] = x[i]
+                cols[game, ci[i]] = y[i]
+            found[game] = True
+            break
+
+
+def _pair_tables(m: int, n: int) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
+    """Every support pair of sizes 2..min(m, n) in the tie-break order, padded to 5 columns, and each pair's size."""
+    rows, cols, sizes = [], [], []
+    for s in range(2, min(m, n) + 1):
+        r, c = _support_pairs(m, n, s)
+        rows.append(np.pad(r, ((0, 0), (0, 5 - s))))
+        cols.append(np.pad(c, ((0, 0), (0, 5 - s))))
+        sizes.append(np.full(len(r), s))
+    if not sizes:
+        empty = np.zeros((0, 5), dtype=np.int64)
+        return empty, empty.copy(), np.zeros(0, dtype=np.int64)
+    return (
+        np.concatenate(rows).astype(np.int64),
+        np.concatenate(cols).astype(np.int64),
+        np.concatenate(sizes).astype(np.int64),
+    )
+
+
+def support_masks(p: np.ndarray) -> NDArray[np.int64]:
+    """Each strategy's support (p > 0) as a bit mask: action i is bit i. A hint for :func:`solve_batch_compiled`."""
+    bits: NDArray[np.int64] = ((np.asarray(p) > 0) @ (1 << np.arange(p.shape[-1]))).astype(np.int64)
+    return bits
+
+
+def solve_batch_compiled(
+    a: np.ndarray, hint_rows: np.ndarray | None = None, hint_cols: np.ndarray | None = None, exact: bool = True
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`solve_batch` for games with both sides at most 5, compiled (numba): the same enumeration, formulas,
+    checks and tie-break, game by game instead of pair by pair, so a game stops at its first valid pair.
+
+    ``hint_rows``, ``hint_cols``: supports to try first (bit masks, :func:`support_masks`; 0 for none), e.g. the
+    previous iteration's. With ``exact`` (the default) the result is :func:`solve_batch`'s whatever the hints (equal
+    up to rounding: s = 4, 5 use a hand-written elimination rather than LAPACK): a hinted pair is taken without the
+    enumeration only where it is provably the game's only equilibrium. Without ``exact`` any valid hinted pair is
+    taken (for iterations, where any equilibrium will do). Compiles on first use (seconds, then cached on disk).
+    Measured on the million 4 x 4 stage games of TCG n = 1000: 18 s for :func:`solve_batch`, about 5 s here without
+    hints, under 1 s with last iteration's supports as hints.
+    """
+    arr = _as_games(a, 3)
+    k, m, n = arr.shape
+    if m > MAX_ENUMERATION_SIZE or n > MAX_ENUMERATION_SIZE:
+        raise InvalidMatrixError(f"the compiled enumeration takes games up to 5 x 5, not {m} x {n}")
+    _compiled()
+    b = np.ascontiguousarray(_normalise(arr)[0])
+    none = np.zeros(k, dtype=np.int64)
+    hr = none if hint_rows is None else np.ascontiguousarray(hint_rows, dtype=np.int64)
+    hc = none if hint_cols is None else np.ascontiguousarray(hint_cols, dtype=np.int64)
+    rows = np.zeros((k, m))
+    cols = np.zeros((k, n))
+    found = np.zeros(k, dtype=np.bool_)
+    if k:
+        pair_rows, pair_cols, pair_size = _pair_tables(m, n)
+        _enumerate_kernel(b, pair_rows, pair_cols, pair_size, hr, hc, exact, rows, cols, found)
+        rows[found] = _clean(rows[found])
+        cols[found] = _clean(cols[found])
+    for g in np.flatnonzero(~found):
+        sol = solve_lp(arr[g])
+        rows[g] = sol.row
+        cols[g] = sol.col
+    values = np.einsum("ki,kij,kj->k", rows, arr, cols)
+    return values, rows, cols

@@ -14,6 +14,7 @@ winner plays an attractor strategy that makes progress (see ``solvers.markov``).
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
@@ -28,7 +29,7 @@ from solvers.players import Limit
 ACTIONS: tuple[TcgAction, ...] = tuple(TcgAction)  # c, a, d, s: the index order of every array here
 KEEP_TOLERANCE = 1e-9
 #: Bump when the solver's output changes, so cached tables are rebuilt.
-CACHE_VERSION = 1
+CACHE_VERSION = 2
 
 # beats[i, j]: action i of one player beats action j of the other (the outcome table is antisymmetric).
 _BEATS = np.zeros((4, 4), dtype=bool)
@@ -61,7 +62,125 @@ def build_game(n: int) -> MarkovGame:
     successor = np.where((new1 < 0) & (new2 >= 0), WIN2, successor)
     successor = np.where((new2 < 0) & (new1 >= 0), WIN1, successor)
     successor = np.where((new1 < 0) & (new2 < 0), 0, successor)
-    return MarkovGame(np.ascontiguousarray(successor))
+    return MarkovGame(np.ascontiguousarray(successor), order=nested_dissection(n))
+
+
+def nested_dissection(n: int) -> np.ndarray:
+    """An elimination order of the (n+1)^2 states for the policy evaluation's LU (``MarkovGame.order``).
+
+    A round moves each player's points by at most one (a strong attack either ends the game or, both overdrawn,
+    restarts it at (0, 0)), so the states form a grid whose moves join only neighbours, plus moves into (0, 0). Nested
+    dissection: cut the grid by a middle line, order each half first (recursively, by the same rule) and the line
+    last, so eliminating a half never fills in the other; (0, 0) comes last of all. Measured on the n = 1000 chain:
+    117 million entries in the factors, 7 s, where SuperLU's own MMD_AT_PLUS_A ordering needs several times more.
+    """
+    side = n + 1
+    parts: list[np.ndarray] = []
+
+    def cut(r0: int, r1: int, c0: int, c1: int) -> None:
+        height, width = r1 - r0, c1 - c0
+        if height <= 0 or width <= 0:
+            return
+        if height * width <= 64:
+            parts.append((np.arange(r0, r1)[:, None] * side + np.arange(c0, c1)[None, :]).ravel())
+            return
+        if height >= width:
+            middle = (r0 + r1) // 2
+            cut(r0, middle, c0, c1)
+            cut(middle + 1, r1, c0, c1)
+            parts.append(middle * side + np.arange(c0, c1))
+        else:
+            middle = (c0 + c1) // 2
+            cut(r0, r1, c0, middle)
+            cut(r0, r1, middle + 1, c1)
+            parts.append(np.arange(r0, r1) * side + middle)
+
+    cut(0, side, 0, side)
+    order = np.concatenate(parts)
+    return np.concatenate([order[order != 0], [0]])
+
+
+#: Up to this n the solve starts from 1/2 everywhere (about n Newton steps, milliseconds each); above it, from the
+#: solution for about n/2, stretched to the n-grid (``stretch``), which is solved the same way first.
+COARSEST_N = 24
+#: The coarser solutions are only starting points: this Bellman residual is enough for them.
+COARSE_TOLERANCE = 1e-6
+
+
+def coarse_sizes(n: int) -> list[int]:
+    """The n of every solve that ``solve_tcg`` does for ``n``, coarsest first, ``n`` last (halving, rounded up)."""
+    sizes = [n]
+    while sizes[-1] > COARSEST_N:
+        sizes.append((sizes[-1] + 1) // 2)
+    return sizes[::-1]
+
+
+def stretch(values: np.ndarray, n: int) -> np.ndarray:
+    """A solution's values ((m+1) x (m+1), for m < n) stretched to the (n+1) x (n+1) grid, as a start for ``n``:
+    bilinear interpolation at the points (i m / n, j m / n), then the decided border put right (n points against
+    fewer wins; n against n is 1/2, the value of the restart). The map commutes with swapping the players, so the
+    start keeps the game's symmetry V(i, j) = 1 - V(j, i)."""
+    m = values.shape[0] - 1
+    where = np.arange(n + 1) * m / n
+    low = np.minimum(np.floor(where).astype(np.int64), m - 1)
+    weight = where - low
+    rows = values[low] * (1 - weight)[:, None] + values[low + 1] * weight[:, None]
+    both = rows[:, low] * (1 - weight)[None, :] + rows[:, low + 1] * weight[None, :]
+    both[n, :], both[:, n], both[n, n] = 1.0, 0.0, 0.5
+    out: np.ndarray = both.ravel()
+    return out
+
+
+def nearest_states(m: int, n: int) -> np.ndarray:
+    """For each state of the n-grid, the state of the m-grid nearest to it when stretched (``stretch``'s map)."""
+    nearest = np.rint(np.arange(n + 1) * m / n).astype(np.int64)
+    out: np.ndarray = (nearest[:, None] * (m + 1) + nearest[None, :]).ravel()
+    return out
+
+
+def solve_tcg(n: int, tolerance: float = 1e-14, progress: Progress | None = None) -> MarkovSolution:
+    """TCG for ``n`` by Newton steps (``solvers.markov.solve``) from the solution for about n/2, itself solved so,
+    down to ``COARSEST_N``, solved from 1/2. Each level's start is within about 0.1 of its solution, and then a
+    handful of steps converge (n = 200: 7 at the finest level, against about n from 1/2).
+
+    ``progress`` is told each step's count (all levels), Bellman residual (of the level being solved) and the share
+    of the whole solve still to do: each level has a share of the whole as its expected cost, spent as its residual
+    goes down on a log scale to its tolerance.
+    """
+    started = time.perf_counter()
+    sizes = coarse_sizes(n)
+    # A level's cost grows as its states to the power 1.3 (the LU's; measured: n = 500 took 7 s, n = 1000 42 s).
+    weights = np.array([(size + 1) ** 2.6 for size in sizes], dtype=np.float64)
+    weights /= weights.sum()
+    steps = 0
+    solution: MarkovSolution | None = None
+    for level, size in enumerate(sizes):
+
+        def tell(
+            step: int,
+            residual: float,
+            left: float,
+            before: int = steps,
+            after: float = float(weights[level + 1 :].sum()),
+            share: float = float(weights[level]),
+        ) -> None:
+            if progress is not None:
+                progress(before + step, residual, after + share * left)
+
+        last = size == n
+        initial = hints = None
+        if solution is not None:
+            coarse = sizes[level - 1]
+            initial = stretch(solution.values.reshape(coarse + 1, coarse + 1), size)
+            nearest = nearest_states(coarse, size)
+            hints = (solution.p1[nearest], solution.p2[nearest])
+        tolerance_here = tolerance if last else max(tolerance, COARSE_TOLERANCE)
+        solution = solve(build_game(size), tolerance_here, progress=tell, initial=initial, hints=hints)
+        steps += solution.sweeps
+    assert solution is not None
+    return MarkovSolution(
+        solution.values, solution.p1, solution.p2, solution.residual, steps, time.perf_counter() - started
+    )
 
 
 @dataclass(frozen=True)
@@ -93,8 +212,7 @@ class TcgSolution:
 
     @classmethod
     def compute(cls, n: int, tolerance: float = 1e-14, progress: Progress | None = None) -> TcgSolution:
-        game = build_game(n)
-        return cls(n, game, solve(game, tolerance=tolerance, progress=progress))
+        return cls(n, build_game(n), solve_tcg(n, tolerance=tolerance, progress=progress))
 
     @classmethod
     def load(cls, n: int, use_cache: bool = True, progress: Progress | None = None) -> tuple[TcgSolution, str]:

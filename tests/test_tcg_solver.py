@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import random
 from pathlib import Path
@@ -13,7 +14,7 @@ import pytest
 from core.game import Side
 from core.tcg import TcgAction, TcgState, resolve_round
 from solvers import markov
-from solvers.markov import WIN1, WIN2, MarkovGame, certify, solve
+from solvers.markov import WIN1, WIN2, MarkovGame, certify, solve_by_sweeps
 from solvers.matrix import exploitability
 from solvers.tcg import (
     ACTIONS,
@@ -255,12 +256,26 @@ def test_tcg_tables_build_the_stage_games_once(monkeypatch: pytest.MonkeyPatch) 
     assert calls == 1
 
 
-def test_the_progress_shows_the_states_moving_while_the_residual_sits_still() -> None:
-    """The Bellman residual is a maximum: at n = 200 it sat at 6e-2 from sweep 37 to 191, and a status showing only
-    it did not move. Each sweep also reports the share of states whose value still moves, which changes where the
-    residual does not, and is none once solved."""
+def test_the_progress_is_a_share_left_that_moves_down_to_none() -> None:
+    """The Bellman residual is a maximum: at n = 200 it sat at 6e-2 from sweep 37 to 191 of the old sweeps, and a
+    status showing only it did not move. Each step now tells the share of the solve still to do (the residual's
+    distance to the tolerance on a log scale, over all levels of the solve): it never rises, moves on most steps,
+    and reaches none exactly when the residual reaches the tolerance."""
     reports: list[tuple[int, float, float]] = []
-    solve(build_game(30), progress=lambda sweep, residual, moving: reports.append((sweep, residual, moving)))
+    TcgSolution.compute(60, progress=lambda step, residual, left: reports.append((step, residual, left)))
+    assert [step for step, _, _ in reports] == list(range(1, len(reports) + 1))
+    lefts = [left for _, _, left in reports]
+    assert all(0.0 <= left <= 1.0 for left in lefts)
+    assert all(later <= earlier for earlier, later in itertools.pairwise(lefts))
+    assert sum(later < earlier for earlier, later in itertools.pairwise(lefts)) >= 0.75 * (len(lefts) - 1)
+    assert reports[-1][1] <= 1e-14 and lefts[-1] == 0.0 and all(left > 0 for left in lefts[:-1])
+
+
+def test_the_reference_solve_tells_the_share_of_states_still_moving() -> None:
+    """``solve_by_sweeps`` (the solver as it was, kept as the reference) still tells which share of the states moves:
+    it changes where the residual sits still, and is none once solved."""
+    reports: list[tuple[int, float, float]] = []
+    solve_by_sweeps(build_game(30), progress=lambda sweep, residual, moving: reports.append((sweep, residual, moving)))
     assert [sweep for sweep, _, _ in reports] == list(range(1, len(reports) + 1))
     assert all(0.0 <= moving <= 1.0 for _, _, moving in reports)
     assert reports[-1][1] <= 1e-14 and reports[-1][2] == 0.0
