@@ -17,6 +17,7 @@ fails instead of hanging.
 
 from __future__ import annotations
 
+import math
 import os
 import threading
 import time
@@ -26,18 +27,25 @@ from typing import TypeVar
 
 import pytest
 from app_helpers import menu_options, notifications
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pilot_helpers import run, wait_for
 from waiting import HANG_SECONDS
 
-from core.errors import RecordError
+from core.errors import NotationError, RecordError
 from core.game import Side
+from core.game_type import MAX_SEED
 from core.impartial import HeapGameState, HeapMove
-from core.record import Record
+from core.record import MAX_RECORD_MOVES, Record
 from tui.app import NashplayApp
+from tui.config import DEFAULT_THINK_TIME, THINK_TIME_RANGE, GeisterConfig
+from tui.game_clock import MAX_INCREMENT, MAX_SECONDS, GameClock
+from tui.game_life import read_seed, read_takebacks
 from tui.local_session import check_resumable, game_record, secret_tags
 from tui.saves import SaveFolderError, SaveSlot, SaveStore
 from tui.screens.menu import MenuScreen
 from tui.screens.recent import RecentGamesScreen
+from tui.session import GameSession, read_think_time
 from tui.storage import Settings
 
 T = TypeVar("T")
@@ -219,3 +227,181 @@ def test_the_menu_comes_up_past_pipes_and_loses_nothing_else(state_dir: Path) ->
     assert {f"{secret_pipe.id}.ngr", f"{lock_pipe.id}.ngr", f"{lock_pipe.id}.secret"} <= damaged, damaged
     check_resumable(store.slot(sound.id).load())
     assert Record.load(store.folder / "damaged" / f"{lock_pipe.id}.ngr").moves
+
+
+# --------------------------------------------------------------------------------------------------- 2: the tags
+
+
+def geister_record(**tags: str) -> Record:
+    """A Mini-Geister game in progress (two moves), whole (the secret's tags in), with ``tags`` changed."""
+    session = GameSession(GeisterConfig("mini-geister", Side.P1, "chototsu", "BR", 3, clock="5+3"))
+    for _ in range(2):
+        if session.humans_turn:
+            session.play(session.view().legal_moves()[0])
+        else:
+            session.apply_opponent(session.choose_opponent_move(session.opponent_view()), session.version)
+    record = session.record()
+    record.tags.update(tags)
+    return record
+
+
+def nim_record(**tags: str) -> Record:
+    """A Nim game in progress (one move), as resuming reads it (the secret's seed in), with ``tags`` changed."""
+    state = HeapGameState([3, 4, 5])
+    state.apply(HeapMove(0, 1))
+    record = game_record(state, Side.P1, "random", 12345, {"TimeControl": "300+3", "Clock": "290.5,300"})
+    record.tags.update(tags)
+    return record
+
+
+#: Damaged tags, each with the name a refusal must give: digit bombs, NaN and infinities, negative numbers, numbers
+#: past the command line's bounds, and words where numbers belong.
+DAMAGED_TAGS = [
+    ("Seed", "9" * 5000),
+    ("Seed", "-1"),
+    ("Seed", str(2**63)),  # one past the largest --seed
+    ("Seed", "99999999999999999999"),  # 20 digits were taken
+    ("Seed", "\u0661\u0662"),  # Arabic-Indic digits: str.isdigit says yes
+    ("Seed", " 7"),
+    ("TimeControl", "nan+0"),
+    ("TimeControl", "inf"),
+    ("TimeControl", "9" * 5000),
+    ("TimeControl", "-300+3"),
+    ("TimeControl", "0+0"),  # no time at all: --clock refuses it
+    ("TimeControl", "300+7200"),  # an increment past an hour
+    ("TimeControl", "172800+0"),  # two days
+    ("Clock", "nan,300"),
+    ("Clock", "1e999,300"),
+    ("Clock", "-1,300"),
+    ("Clock", "300"),
+    ("Clock", "300,300,300"),
+    ("Clock", "9" * 5000 + ",300"),
+    ("Clock", "40000,300"),  # more than 300 s and 10,000 increments of 3 s: no game gets there
+    ("Takebacks", "maybe"),
+    ("Takebacks", "x" * 5000),
+]
+
+
+def refusal_of(record: Record) -> str:
+    with pytest.raises(NotationError) as refusal:
+        check_resumable(record)
+    said = str(refusal.value)
+    assert "\n" not in said and len(said) < 400, said
+    return said
+
+
+@pytest.mark.parametrize(("tag", "value"), DAMAGED_TAGS, ids=lambda value: str(value)[:12])
+def test_a_nim_save_s_damaged_number_tags_are_refused_naming_the_tag(tag: str, value: str) -> None:
+    check_resumable(nim_record())  # sound as written
+    assert tag in refusal_of(nim_record(**{tag: value}))
+
+
+GEISTER_DAMAGED_TAGS = [
+    *DAMAGED_TAGS,
+    ("ThinkTime", "nan"),
+    ("ThinkTime", "-1"),
+    ("ThinkTime", "1e999"),
+    ("ThinkTime", "9" * 5000),
+    ("ThinkTime", "3601"),
+]
+
+
+@pytest.mark.parametrize(("tag", "value"), GEISTER_DAMAGED_TAGS, ids=lambda value: str(value)[:12])
+def test_a_geister_save_s_damaged_number_tags_are_refused_naming_the_tag(tag: str, value: str) -> None:
+    check_resumable(geister_record())
+    assert tag in refusal_of(geister_record(**{tag: value}))
+
+
+def test_the_clock_left_may_hold_the_increments_of_the_moves_played() -> None:
+    """A time left above the control is what increments give (and takebacks played again): kept, up to a bound."""
+    clock = GameClock.from_tags({"TimeControl": "300+3", "Clock": "12.5,29000"})
+    assert clock is not None and clock.left == {Side.P1: 12.5, Side.P2: 29000.0}
+    assert GameClock.from_tags({"TimeControl": "300+3"}) == GameClock(300.0, 3.0)
+
+
+def read_or_refusal(read: Callable[[], T]) -> T | str:
+    """What ``read`` returns, or the message of the ``NotationError`` it raises (one line): nothing else."""
+    try:
+        return read()
+    except NotationError as error:
+        said = str(error)
+    assert "\n" not in said and len(said) < 400, said
+    return said
+
+
+@given(st.text(max_size=60) | st.from_regex(r"-?[0-9]{1,30}(\.[0-9]*)?", fullmatch=True))
+@settings(max_examples=300, deadline=None)
+def test_the_seed_tag_is_a_bounded_whole_number_or_refused(text: str) -> None:
+    seed = read_or_refusal(lambda: read_seed({"Seed": text}))
+    if isinstance(seed, str):
+        assert "Seed" in seed
+    else:
+        assert 0 <= seed <= MAX_SEED and str(seed) == text.lstrip("0").rjust(1, "0")
+
+
+@given(st.text(max_size=40) | st.floats().map(str))
+@settings(max_examples=300, deadline=None)
+def test_the_think_time_tag_is_bounded_or_refused(text: str) -> None:
+    seconds = read_or_refusal(lambda: read_think_time({"ThinkTime": text}))
+    if isinstance(seconds, str):
+        assert "ThinkTime" in seconds
+    else:
+        assert THINK_TIME_RANGE[0] <= seconds <= THINK_TIME_RANGE[1] or (not text and seconds == DEFAULT_THINK_TIME)
+
+
+NUMBERS = st.floats(allow_nan=True, allow_infinity=True).map(lambda x: f"{x:g}") | st.integers().map(str)
+
+
+@given(
+    st.one_of(st.text(max_size=30), st.tuples(NUMBERS, NUMBERS).map("+".join)),
+    st.none() | st.text(max_size=30) | st.tuples(NUMBERS, NUMBERS).map(",".join),
+)
+@settings(max_examples=500, deadline=None)
+def test_the_clock_tags_are_bounded_or_refused(control: str, left: str | None) -> None:
+    tags = {"TimeControl": control} | ({} if left is None else {"Clock": left})
+    clock = read_or_refusal(lambda: GameClock.from_tags(tags))
+    if isinstance(clock, str):
+        assert "TimeControl" in clock or "Clock" in clock
+        return
+    assert clock is not None
+    assert 0 < clock.initial <= MAX_SECONDS and 0 <= clock.increment <= MAX_INCREMENT
+    bound = clock.initial + clock.increment * MAX_RECORD_MOVES
+    assert all(math.isfinite(value) and 0 <= value <= bound for value in clock.left.values())
+
+
+@given(st.text(max_size=20))
+def test_the_takebacks_tag_is_one_of_two_words_or_refused(text: str) -> None:
+    allowed = read_or_refusal(lambda: read_takebacks({"Takebacks": text}))
+    if isinstance(allowed, str):
+        assert "Takebacks" in allowed
+    else:
+        assert text in ("allowed", "none") and allowed == (text == "allowed")
+
+
+def test_the_menu_sets_aside_saves_with_damaged_tags_in_one_line_each(state_dir: Path) -> None:
+    """Saves whose seed is past 2**63, whose clock is NaN, whose time left is a digit bomb: the menu comes up, each
+    is set aside with a line naming its tag, and the sound save stays offered for resume."""
+    store = SaveStore(state_dir)
+    sound = nim_save(store)
+    damaged = {"Seed": str(2**63), "TimeControl": "nan+3", "Clock": "9" * 5000 + ",300"}
+    for tag, value in damaged.items():
+        record = nim_record(**{tag: value})
+        secret = {"Seed": record.tags.pop("Seed")}
+        slot = store.new_slot()
+        slot.save(record, secret)
+        slot.release()
+
+    async def test() -> None:
+        app = NashplayApp(ai_delay=0)
+        async with app.run_test(size=SIZE, notifications=True) as pilot:
+            await wait_for(pilot, lambda: isinstance(app.screen, MenuScreen) and app.screen.is_mounted, "the menu")
+            await pilot.pause()
+            said = notifications(app)
+            for tag in damaged:
+                assert sum(f"the {tag} tag" in message for message in said) == 1, (tag, said)
+            assert all(len(message) < 600 for message in said), said
+            resume = [key for key, line in menu_options(app) if line.startswith("Resume")]
+            assert resume == [f"resume:{sound.id}"], menu_options(app)
+
+    run(test)
+    assert len(list((store.folder / "damaged").glob("*.ngr"))) == len(damaged)

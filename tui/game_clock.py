@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from core.errors import NotationError, quoted
 from core.game import Side
+from core.record import MAX_RECORD_MOVES
 
 #: The record's tags: the time control ("300+3": seconds and increment) and each side's time left ("287.5,300").
 TIME_CONTROL_TAG = "TimeControl"
@@ -113,19 +114,46 @@ class GameClock:
 
     @classmethod
     def from_tags(cls, tags: Mapping[str, str]) -> GameClock | None:
-        """The clock a saved game was played with and the time each side had; ``None`` without one.
-        ``NotationError`` for damaged tags."""
+        """The clock a saved game was played with and the time each side had; ``None`` without one. Each tag is
+        bounded as ``--clock`` is (``parse_time_control``): the control more than 0 and at most ``MAX_SECONDS``,
+        the increment at most ``MAX_INCREMENT``; the time left finite, not negative, and at most the control with
+        ``MAX_RECORD_MOVES`` increments (more than any game's moves, takebacks played again included).
+        ``NotationError`` naming the tag for damaged ones (NaN, infinities, thousands of digits, negative times)."""
         control = tags.get(TIME_CONTROL_TAG)
         if control is None:
             return None
         seconds, _, increment = control.partition("+")
-        try:
-            clock = cls(float(seconds), float(increment or 0))
-            left = [float(part) for part in tags.get(CLOCK_TAG, f"{seconds},{seconds}").split(",")]
-        except ValueError:
-            raise NotationError(f"the clock's tags are damaged: {quoted(control)}") from None
-        valid = (clock.initial, clock.increment, *left)
-        if len(left) != 2 or not all(math.isfinite(v) and 0 <= v <= MAX_SECONDS * 2 for v in valid):
-            raise NotationError(f"the clock's tags are damaged: {quoted(control)}")
+        initial, extra = _seconds(seconds), _seconds(increment or "0")
+        if initial is None or extra is None or not 0 < initial <= MAX_SECONDS or not 0 <= extra <= MAX_INCREMENT:
+            raise NotationError(
+                f"the {TIME_CONTROL_TAG} tag is seconds (more than 0, at most {MAX_SECONDS:g}) plus seconds a move "
+                f"(0..{MAX_INCREMENT:g}), like 300+3, not {quoted(control)}"
+            )
+        most = initial + extra * MAX_RECORD_MOVES
+        text = tags.get(CLOCK_TAG)
+        parts = [initial, initial] if text is None else [_seconds(part) for part in text.split(",", 2)]
+        left = [part for part in parts if part is not None and 0 <= part <= most]
+        if text is not None and (len(left) != 2 or len(parts) != 2):
+            raise NotationError(
+                f"the {CLOCK_TAG} tag is each side's seconds left (0..{most:g}), comma-separated, not {quoted(text)}"
+            )
+        clock = cls(initial, extra)
         clock.left = {Side.P1: left[0], Side.P2: left[1]}
         return clock
+
+
+#: The longest number of seconds a clock's tag holds ("86400.0", "0.00001", "1e-05"): a longer one is damaged, and
+#: is refused before it is converted.
+_MAX_SECONDS_TEXT = 24
+
+
+def _seconds(text: str) -> float | None:
+    """A number of seconds in a clock's tag, finite; ``None`` for anything else (too long, not a number, NaN,
+    infinite)."""
+    if len(text) > _MAX_SECONDS_TEXT:
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return value if math.isfinite(value) else None

@@ -1,6 +1,6 @@
 """A game's life in the app beyond its rules, the same for every game: whether takebacks are allowed (the policy
-chosen at set-up and kept in the record), resigning (a loss in the game's own units, written into the record), and
-aborting a game before one's second move (nothing is kept).
+chosen at set-up and kept in the record), resigning (a loss in the game's own units, written into the record),
+aborting a game before one's second move (nothing is kept), and the seed of a saved game's generators.
 
 As on the chess sites: a casual game allows takebacks, a serious one none, and a game against the game's strongest
 AI is serious unless the user says otherwise, so that a win against it means what it says. A takeback is never
@@ -13,16 +13,22 @@ No Textual here: both sessions (``tui.session``, ``tui.local_session``) use it, 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 from core.errors import NotationError, quoted
 from core.game import Outcome, Side
+from core.game_type import MAX_SEED
 from core.games import game_type
 from core.record import Record
 
 #: The record's tag for the takeback policy: ``allowed`` or ``none``.
 TAKEBACKS_TAG = "Takebacks"
 _POLICY_TEXT = {True: "allowed", False: "none"}
+#: The tag of the seed the game's generators were drawn from (in the save's secret while the game runs).
+SEED_TAG = "Seed"
+#: A seed's text: ASCII digits, no more than ``MAX_SEED`` has (``str.isdigit`` takes other scripts' digits too).
+_SEED_TEXT = re.compile(f"[0-9]{{1,{len(str(MAX_SEED))}}}")
 
 
 def default_takebacks(game: str, opponent: str) -> bool:
@@ -52,6 +58,16 @@ def read_takebacks(tags: Mapping[str, str]) -> bool:
         if text == value:
             return allowed
     raise NotationError(f"the {TAKEBACKS_TAG} tag is 'allowed' or 'none', not {quoted(text)}")
+
+
+def read_seed(tags: Mapping[str, str]) -> int:
+    """The seed of a saved game's generators (``Seed``; 0 in a save from before it was kept), bounded as ``--seed``
+    is: a whole number 0..``MAX_SEED``, its length checked before it is converted. Anything else is damage
+    (``NotationError`` naming the tag): a sign, a space, digits of other scripts, thousands of digits."""
+    text = tags.get(SEED_TAG, "0")
+    if _SEED_TEXT.fullmatch(text) is None or int(text) > MAX_SEED:
+        raise NotationError(f"the {SEED_TAG} tag is a whole number 0..2**63-1, not {quoted(text)}")
+    return int(text)
 
 
 def resignation(game: str, side: Side) -> Outcome:

@@ -27,6 +27,7 @@ from tui.game_life import (
     concluded,
     lost_on_time,
     moves_by,
+    read_seed,
     read_takebacks,
     resignation,
     takebacks_text,
@@ -103,7 +104,7 @@ def resume_record(record: Record) -> ResumedGame:
     takebacks = read_takebacks(record.tags)
     try:
         human = Side.from_number(record.tags.get("Human", "1"))
-        seed = _seed_tag(record.tags.get("Seed", "0"))
+        seed = read_seed(record.tags)
         config = entry.resume(SavedGame(start, final, human, seed, record.tags.get("Opponent", ""), record.tags))
         config = dataclasses.replace(config, takebacks=takebacks)
         config.check()
@@ -118,12 +119,6 @@ def check_resumable(record: Record) -> None:
         resumable(record)
     else:
         resume_record(record)
-
-
-def _seed_tag(text: str) -> int:
-    if not text.isdigit() or len(text) > 20:
-        raise ValueError(f"the seed is a whole number of at most 20 digits, not {quoted(text)}")
-    return int(text)
 
 
 # ------------------------------------------------------------------------------------------------ the session

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import math
 import random
+from collections.abc import Mapping
 
 from core.errors import IllegalMoveError, NotationError, quoted
 from core.game import Outcome, Side
@@ -22,19 +24,25 @@ from solvers.players import Player
 from tui.config import (
     DEFAULT_THINK_TIME,
     SHARED_KEYBOARD,
+    THINK_TIME_RANGE,
     GeisterConfig,
 )
 from tui.game_clock import GameClock, parse_time_control
 from tui.game_life import (
+    SEED_TAG,
     TAKEBACKS_TAG,
     concluded,
     moves_by,
+    read_seed,
     read_takebacks,
     resignation,
     takebacks_allowed,
     takebacks_text,
 )
 from tui.search_process import RemotePlayer, shared_process
+
+#: The record's tag of the seconds the opponent thinks a move.
+THINK_TIME_TAG = "ThinkTime"
 
 #: Numbers the games whose search opponent lives in the search process (each game gets its own player there).
 _GAME_NUMBERS = itertools.count(1)
@@ -284,8 +292,8 @@ class GameSession:
             "Player2": "human" if self.human is Side.P2 else self.opponent.name,
             "Human": str(self._human.number),
             "Opponent": self.config.opponent,
-            "Seed": str(self.seed),
-            "ThinkTime": f"{self.config.think_time:g}",
+            SEED_TAG: str(self.seed),
+            THINK_TIME_TAG: f"{self.config.think_time:g}",
             TAKEBACKS_TAG: takebacks_text(self.takebacks),
         }
         if self.clock is not None:
@@ -300,7 +308,7 @@ class GameSession:
             count = self.variant.pieces(them)
             seen = Setup(tuple(revealed.get(slot, Colour.UNKNOWN) for slot in range(count)))
             record.tags[f"Setup{them.number}"] = seen.to_text()
-            del record.tags["Seed"]
+            del record.tags[SEED_TAG]
             start = self.state.start_position
             if start is not None:  # a game from a position: its start names the opponent's colours
                 record.tags["Start"] = hide_colours(start, self.human)
@@ -310,7 +318,7 @@ class GameSession:
         """What resuming needs that the user may not see while the game runs (kept apart from the record)."""
         full = self.record(reveal=True)
         setup_tag = f"Setup{self.human.other.number}"
-        hidden = {setup_tag: full.tags[setup_tag], "Seed": full.tags["Seed"]}
+        hidden = {setup_tag: full.tags[setup_tag], SEED_TAG: full.tags[SEED_TAG]}
         if self.state.start_position is not None:
             hidden["Start"] = full.tags["Start"]
         return hidden
@@ -363,15 +371,12 @@ def resumable(record: Record) -> tuple[GeisterConfig, GeisterState]:
     GameClock.from_tags(record.tags)  # and so is a damaged clock
     try:
         human = Side.from_number(record.tags.get("Human", "1"))
-        seed_text = record.tags.get("Seed", "0")
-        if not seed_text.isdigit() or len(seed_text) > 20:
-            raise ValueError(f"the seed is a whole number of at most 20 digits, not {quoted(seed_text)}")
         config = GeisterConfig(
             variant=record.tags["Game"],
             human=human,
             opponent=record.tags.get("Opponent", "chototsu"),
-            seed=int(seed_text),
-            think_time=_float_tag(record.tags.get("ThinkTime"), DEFAULT_THINK_TIME),
+            seed=read_seed(record.tags),
+            think_time=read_think_time(record.tags),
         )
         config.check()  # the thinking time's bounds (NaN, inf, 1e9 refused) and the opponent's name
     except ValueError as error:  # ConfigError is one
@@ -382,10 +387,18 @@ def resumable(record: Record) -> tuple[GeisterConfig, GeisterState]:
     return config, states[-1]
 
 
-def _float_tag(text: str | None, default: float) -> float:
-    """A number tag; a missing one is ``default``, a malformed one raises ``ValueError`` (the save is damaged)."""
+def read_think_time(tags: Mapping[str, str]) -> float:
+    """The seconds the opponent of a saved game thinks a move (``DEFAULT_THINK_TIME`` when not said), bounded as
+    ``--time`` is (``THINK_TIME_RANGE``); ``NotationError`` naming the tag for anything else (NaN, infinities, a
+    thousand digits, a negative time)."""
+    text = tags.get(THINK_TIME_TAG)
     if not text:
-        return default
-    if len(text) > 20:
-        raise ValueError(f"{quoted(text)} is not a number of seconds")
-    return float(text)
+        return DEFAULT_THINK_TIME
+    low, high = THINK_TIME_RANGE
+    try:
+        seconds = float(text) if len(text) <= 24 else math.nan  # a longer one is refused before it is converted
+    except ValueError:
+        seconds = math.nan
+    if not (math.isfinite(seconds) and low <= seconds <= high):
+        raise NotationError(f"the {THINK_TIME_TAG} tag is {low:g}..{high:g} seconds, not {quoted(text)}")
+    return seconds
