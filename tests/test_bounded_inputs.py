@@ -17,6 +17,7 @@ fails instead of hanging.
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import threading
@@ -27,6 +28,7 @@ from typing import TypeVar
 
 import pytest
 from app_helpers import menu_options, notifications
+from cli_helpers import refused
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pilot_helpers import run, wait_for
@@ -35,9 +37,12 @@ from waiting import HANG_SECONDS
 from core.errors import NotationError, RecordError
 from core.game import Side
 from core.game_type import MAX_SEED
+from core.geister import GeisterState
 from core.impartial import HeapGameState, HeapMove
+from core.notation import Move
 from core.record import MAX_RECORD_MOVES, Record
-from tui.app import NashplayApp
+from tui.app import NashplayApp, StartRequest
+from tui.cli import main
 from tui.config import DEFAULT_THINK_TIME, THINK_TIME_RANGE, GeisterConfig
 from tui.game_clock import MAX_INCREMENT, MAX_SECONDS, GameClock
 from tui.game_life import read_seed, read_takebacks
@@ -405,3 +410,50 @@ def test_the_menu_sets_aside_saves_with_damaged_tags_in_one_line_each(state_dir:
 
     run(test)
     assert len(list((store.folder / "damaged").glob("*.ngr"))) == len(damaged)
+
+
+# --------------------------------------------------------------------------------------------------- 3: ply 199
+
+
+#: The same Mini-Geister position (no capture yet, player 1 to move) one ply before the game's limit, and at it.
+BEFORE_LIMIT = "1uu1/4/4/1BR1 1 - 199"
+AT_LIMIT = "1uu1/4/4/1BR1 1 - 200"
+
+
+def opened_by_play(position: str, monkeypatch: pytest.MonkeyPatch) -> StartRequest:
+    """``nashplay play mini-geister --position P``: what it asks the app to open (the app itself is not run)."""
+    seen: list[StartRequest] = []
+
+    def capture(request: StartRequest, args: object) -> int:
+        seen.append(request)
+        return 0
+
+    monkeypatch.setattr("tui.cli.play.open_app", capture)
+    assert main(["play", "mini-geister", "--position", position, "--opponent", "random"]) == 0
+    return seen[0]
+
+
+@pytest.mark.usefixtures("use_shared_solved_tables")
+def test_analyse_and_play_agree_that_ply_199_has_a_ply_left_and_ply_200_is_the_end(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``spec/rules.md``: a Mini-Geister game that reaches 200 plies without an end is a draw; the solver has no limit.
+    ``analyse`` called ply 199 a finished game (each move led to ply 200, which its tables' game took for the end)
+    while ``play`` opened it."""
+    request = opened_by_play(BEFORE_LIMIT, monkeypatch)
+    assert isinstance(request.config, GeisterConfig) and request.config.position == BEFORE_LIMIT
+    assert main(["analyse", "mini-geister", "--position", BEFORE_LIMIT, "--json"]) == 0
+    advice = json.loads(capsys.readouterr().out)
+    assert advice["best"] and {move["move"] for move in advice["moves"]} >= {"b1-b2", "c1-c2"}, advice
+    for rule in ("base", "extended"):
+        assert main(["analyse", "mini-geister", "--position", BEFORE_LIMIT, "--rule", rule]) == 0
+        assert "Suggested:" in capsys.readouterr().out
+    # At the limit both say the game is over, in one line.
+    assert "over" in refused(["play", "mini-geister", "--position", AT_LIMIT, "--opponent", "random"], capsys)
+    assert "over" in refused(["analyse", "mini-geister", "--position", AT_LIMIT], capsys)
+    # The game itself: one move from ply 199 is the draw at 200.
+    state = GeisterState.from_position(BEFORE_LIMIT, "mini-geister")
+    assert not state.is_terminal()
+    state.push(Move.parse("b1-b2"))
+    outcome = state.outcome()
+    assert outcome is not None and outcome.winner is None

@@ -8,6 +8,7 @@ from the analysed side in the analysis frame (``solvers.mini_geister.model``); t
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
@@ -40,6 +41,10 @@ EXTENDED = ColourlessSpec(PURPLE_PAIR, PURPLE_PAIR, Fraction(0), capture=True, g
 SPECS: dict[str, ColourlessSpec] = {"base": BASE, "extended": EXTENDED}
 RULES: tuple[Rule, ...] = ("base", "extended")
 START = MINI.standard_start()
+#: Mini-Geister as the tables solve it: without the game's ply limit (``spec/rules.md``: the solver has no limit,
+#: endless play is worth 0; people get a draw after 200 plies). The game's own variant made the moves from a
+#: position at ply 199, which the game plays, lead to "the game is over" and the analysis refuse it.
+SOLVED_MINI = dataclasses.replace(MINI, ply_limit=None)
 
 
 @dataclass(frozen=True)
@@ -95,13 +100,16 @@ def parse_position(position: str | GeisterState, variant: Variant | str | None =
 
 def colourless_state(position: str | GeisterState) -> GeisterState:
     """The Mini-Geister position with every colour hidden (``U``/``u``), as the purple strategy plays it: any piece
-    on its exit may try to escape, whatever colour the text gave it."""
+    on its exit may try to escape, whatever colour the text gave it; in the game as the tables solve it, without
+    the ply limit (``SOLVED_MINI``). A position the game has ended (its ply limit included) is refused."""
     state = parse_position(position)
     if (state.variant.width, state.variant.height) != (4, 4):
         raise InvalidPositionError(f"Mini-Geister is played on 4x4, not {state.variant.width}x{state.variant.height}")
+    if state.is_terminal():
+        raise InvalidPositionError(f"the game is over: {state.outcome()}")
     ranks, _, rest = state.position().partition(" ")
     hidden = ranks.translate(str.maketrans("BRbr", "UUuu"))
-    return GeisterState.from_position(f"{hidden} {rest}", MINI)
+    return GeisterState.from_position(f"{hidden} {rest}", SOLVED_MINI)
 
 
 def _colourless_frame(state: GeisterState, analysed: Side | None) -> _Frame:
