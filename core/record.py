@@ -1,7 +1,9 @@
 """Game records in the PGN-like text of ``spec/notation.md``: tag pairs, move text, result.
 
 A record replays exactly: ``Record.replay()`` applies every move to a fresh game and returns every position
-on the way; an illegal or malformed move is reported with its line and move number. Records are written by
+on the way; an illegal or malformed move is reported with its line and move number. What steps through a long
+record takes ``Record.positions()`` (a state every ``CHECKPOINT_PLIES``, the others replayed when asked), what needs
+its end ``Record.final_state()``: a state a move of a 10,000-move heap game was about 830 MB. Records are written by
 ``Record.from_game`` and read by ``Record.parse``; ``parse(text).to_text() == text`` for records this module
 wrote.
 
@@ -15,6 +17,7 @@ Footstep results are the points (``2-0``, ``0-1``, ``0-0``).
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import errno
 import os
@@ -23,12 +26,12 @@ import secrets
 import stat
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, TypeVar, overload
 
-from core.errors import IllegalMoveError, NotationError, RecordError, clipped, quoted
+from core.errors import RecordError, clipped, quoted
 from core.game import Game, Outcome, Side
 from core.geister import GeisterState
 from core.notation import Move
@@ -241,30 +244,10 @@ class Record:
 
     def replay_states(self) -> list[Game[Any, Any]]:
         """Every state of any game: before the first move, then after each move or round (``replay`` for the
-        Geister family). Raises ``RecordError``."""
-        if self.is_geister:
-            return list(self.replay())
-        state = self.new_state()
-        states = [state.clone()]
-        simultaneous = self.game_kind == "simultaneous"
-        for index, recorded in enumerate(self.moves):
-            where = f"{'round' if simultaneous else 'move'} {index + 1} {clipped(recorded.text)}"
-            if state.is_terminal():
-                raise RecordError(f"{where}: the game was already over ({state.outcome()})", recorded.line)
-            try:
-                action = state.parse_action(recorded.text)
-                if simultaneous:
-                    state.apply_joint(action)
-                else:
-                    state.apply(action)
-            except ValueError as error:  # NotationError, IllegalMoveError
-                raise RecordError(f"{where}: {error}", recorded.line) from None
-            states.append(state.clone())
-        claimed = self.result
-        final = result_text(state.game_name, state.outcome())  # the game's own form (Footstep's points)
-        if state.outcome() is not None and claimed != "*" and claimed != final:
-            raise RecordError(f"the record claims {claimed} but the moves end in {final} ({state.outcome()})")
-        return states
+        Geister family). Raises ``RecordError``. Each state is a copy of its own, and a heap game's or Footstep's
+        holds its whole history: 10,000 moves make 10,000 copies of a growing history (about 830 MB). What steps
+        through a record takes ``positions()``, what needs its end ``final_state()``."""
+        return [state.clone() for state in self.walk()]
 
     def new_game(self) -> GeisterState:
         """The state before the first move of a Geister-family game, built from the tags (``Game``, ``Start``,
@@ -276,40 +259,151 @@ class Record:
         return state
 
     def replay(self) -> list[GeisterState]:
-        """Every state of the game: before the first move, then after each move. Raises ``RecordError``."""
-        state = self.new_game()
-        states = [state.clone()]
-        first = state.to_move
-        for index, recorded in enumerate(self.moves):
+        """Every state of a Geister-family game: before the first move, then after each move. Raises
+        ``RecordError``."""
+        self.new_game()  # a record of another game is refused as such
+        return [_geister(state).clone() for state in self.walk()]
+
+    def walk(self) -> Iterator[Game[Any, Any]]:
+        """Every state of the game in turn, before the first move and after each move or round: one state, played on
+        (a caller that keeps one keeps its ``clone()``). Each move is checked as it is played and the result at the
+        end: ``RecordError`` when the walk comes to what does not replay. Holds one state, however long the record."""
+        state = self.new_game() if self.is_geister else self.new_state()
+        first = state.to_move if isinstance(state, GeisterState) else Side.P1
+        yield state
+        for index in range(len(self.moves)):
+            self._play(state, index, first)
+            yield state
+        self._check_end(state)
+
+    def final_state(self) -> Game[Any, Any]:
+        """The state the moves end in, every move and the result checked (``walk``): ``replay_states()[-1]`` without
+        the copies."""
+        return collections.deque(self.walk(), maxlen=1)[0]  # the walk yields the start at least
+
+    def positions(self, every: int | None = None) -> Positions[Any]:
+        """Every state by its ply, checked once, holding a few (``Positions``): for what steps through a record."""
+        return Positions(self, every)
+
+    def _play(self, state: Game[Any, Any], index: int, first: Side) -> None:
+        """Play the ``index``-th recorded move (0-based) on ``state``; ``first``: who moved first (a Geister game's
+        moves are numbered as in chess). ``RecordError`` names the move when it does not parse or is illegal."""
+        recorded = self.moves[index]
+        if isinstance(state, GeisterState):
             number, side = _move_number(index, first)
             where = f"move {number}{'.' if side is Side.P1 else '...'} {clipped(recorded.text)}"
-            if state.is_terminal():
-                raise RecordError(f"{where}: the game was already over ({state.outcome()})", recorded.line)
-            try:
+        else:
+            where = f"{'round' if self.game_kind == 'simultaneous' else 'move'} {index + 1} {clipped(recorded.text)}"
+        if state.is_terminal():
+            raise RecordError(f"{where}: the game was already over ({state.outcome()})", recorded.line)
+        try:
+            if isinstance(state, GeisterState):
                 state.push(Move.parse(recorded.text))
-            except NotationError as error:
-                raise RecordError(f"{where}: {error}", recorded.line) from None
-            except IllegalMoveError as error:
-                raise RecordError(f"{where}: {error}", recorded.line) from None
-            states.append(state.clone())
-        self._check_result(state)
-        return states
+            elif self.game_kind == "simultaneous":
+                state.apply_joint(state.parse_action(recorded.text))
+            else:
+                state.apply(state.parse_action(recorded.text))
+        except ValueError as error:  # NotationError, IllegalMoveError
+            raise RecordError(f"{where}: {error}", recorded.line) from None
+
+    def _check_end(self, final: Game[Any, Any]) -> None:
+        """The result the record claims is the one its moves reach (a result the moves do not reach, a
+        resignation, is taken from the tags)."""
+        outcome = final.outcome()
+        if outcome is None or self.result == "*":
+            return
+        reached = result_text(final.game_name, outcome)  # the game's own form (Footstep's points)
+        if self.result != reached:
+            raise RecordError(f"the record claims {self.result} but the moves end in {reached} ({outcome})")
 
     def iter_positions(self) -> Iterator[str]:
         for state in self.replay():
             yield state.position()
-
-    def _check_result(self, final: GeisterState) -> None:
-        outcome = final.outcome()
-        claimed = self.result
-        if outcome is not None and claimed != "*" and claimed != outcome.result_text:
-            raise RecordError(f"the record claims {claimed} but the moves end in {outcome.result_text} ({outcome})")
 
     def _first_mover(self) -> Side:
         """Who moved first, from the Start tag; player 1 when the tag is missing or malformed (writing a record
         must not fail on a tag that only replay needs to be right)."""
         fields = self.tags.get("Start", "").split()
         return Side.P2 if len(fields) > 1 and fields[1] == "2" else Side.P1
+
+
+#: How many plies apart the states ``Positions`` keeps are: a state is at most this many moves from one kept. A
+#: heap game's state holds its history, so 10,000 plies keep about 8 MB (every state kept: about 830 MB), and the
+#: state at any ply is a copy and at most 99 moves away (a few milliseconds).
+CHECKPOINT_PLIES = 100
+
+StateT = TypeVar("StateT", bound="Game[Any, Any]")
+
+
+class Positions(Sequence[StateT]):
+    """Every state of a record's game by its ply (0: before the first move), as ``replay_states`` lists them, while
+    holding only one every ``every`` plies (``CHECKPOINT_PLIES``): the state at ply p is the one kept at or before
+    it, copied, with the moves since played on it. The record is walked once when this is made (``RecordError`` for
+    what does not replay, as ``replay_states``), so every later state replays.
+
+    The last two states asked are kept too (a viewer shows a ply and the one before it), and the next ply is played
+    on from them: stepping through the game plays one move a step. A state returned is shared with the next asks of
+    the same ply: read it, and ``clone()`` it to play on."""
+
+    #: How many of the states last asked are kept.
+    RECENT = 2
+
+    def __init__(self, record: Record, every: int | None = None) -> None:
+        self.record = record
+        self.every = every or CHECKPOINT_PLIES
+        self._kept: list[StateT] = []
+        players: list[int] = []
+        first = Side.P1
+        for ply, state in enumerate(record.walk()):
+            if ply == 0 and isinstance(state, GeisterState):
+                first = state.to_move
+            if ply % self.every == 0:
+                self._kept.append(state.clone())  # type: ignore[arg-type]
+            players.append(state.current_player())
+        self._first = first
+        #: Who acts in each state (its ``current_player()``): a list of the moves names its movers without a state.
+        self.players: tuple[int, ...] = tuple(players)
+        #: The states last asked, by ply, the latest last.
+        self._recent: list[tuple[int, StateT]] = []
+
+    def __len__(self) -> int:
+        return len(self.players)
+
+    @overload
+    def __getitem__(self, index: int) -> StateT: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[StateT]: ...
+
+    def __getitem__(self, index: int | slice) -> StateT | Sequence[StateT]:
+        if isinstance(index, slice):
+            return [self[ply] for ply in range(*index.indices(len(self)))]
+        ply = index + len(self) if index < 0 else index
+        if not 0 <= ply < len(self):
+            raise IndexError(f"ply {index} of a record of {len(self) - 1} plies")
+        for asked, state in self._recent:
+            if asked == ply:
+                return state
+        # The nearest state at or before the ply: the one kept there, or one asked since it.
+        start, state = (ply - ply % self.every), self._kept[ply // self.every]
+        for asked, recent in self._recent:
+            if start < asked < ply:
+                start, state = asked, recent
+        state = state.clone()
+        for played in range(start, ply):
+            self.record._play(state, played, self._first)
+        self._recent = [*self._recent, (ply, state)][-self.RECENT :]
+        return state
+
+    @property
+    def stored(self) -> int:
+        """How many states this holds (the kept ones and the last asked): about ``len / every``, not ``len``."""
+        return len(self._kept) + len(self._recent)
+
+
+def _geister(state: Game[Any, Any]) -> GeisterState:
+    assert isinstance(state, GeisterState), state
+    return state
 
 
 #: How a record file is opened: never waiting (a named pipe with no writer, a device), never becoming the process's
@@ -546,8 +640,10 @@ def _wrap(words: list[str], width: int) -> str:
 
 
 __all__ = [
+    "CHECKPOINT_PLIES",
     "POINT_RESULTS",
     "RESULTS",
+    "Positions",
     "Record",
     "RecordedMove",
     "not_regular",

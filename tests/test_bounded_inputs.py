@@ -32,6 +32,7 @@ from cli_helpers import refused
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pilot_helpers import run, wait_for
+from textual.widgets import Static
 from waiting import HANG_SECONDS
 
 from core.errors import NotationError, RecordError
@@ -40,16 +41,18 @@ from core.game_type import MAX_SEED
 from core.geister import GeisterState
 from core.impartial import HeapGameState, HeapMove
 from core.notation import Move
-from core.record import MAX_RECORD_MOVES, Record
+from core.record import CHECKPOINT_PLIES, MAX_RECORD_MOVES, Positions, Record
 from tui.app import NashplayApp, StartRequest
 from tui.cli import main
 from tui.config import DEFAULT_THINK_TIME, THINK_TIME_RANGE, GeisterConfig
 from tui.game_clock import MAX_INCREMENT, MAX_SECONDS, GameClock
 from tui.game_life import read_seed, read_takebacks
-from tui.local_session import check_resumable, game_record, secret_tags
+from tui.local_session import check_resumable, game_record, resume_record, secret_tags
 from tui.saves import SaveFolderError, SaveSlot, SaveStore
 from tui.screens.menu import MenuScreen
 from tui.screens.recent import RecentGamesScreen
+from tui.screens.record_viewer import RecordViewerScreen
+from tui.screens.replay import ReplayScreen
 from tui.session import GameSession, read_think_time
 from tui.storage import Settings
 
@@ -457,3 +460,103 @@ def test_analyse_and_play_agree_that_ply_199_has_a_ply_left_and_ply_200_is_the_e
     state.push(Move.parse("b1-b2"))
     outcome = state.outcome()
     assert outcome is not None and outcome.winner is None
+
+
+# --------------------------------------------------------------------------------------------------- 4: long replays
+
+
+def long_nim_record(moves: int = MAX_RECORD_MOVES, heap: int = 100_000) -> Record:
+    """The longest record there may be (``MAX_RECORD_MOVES``): Nim on one big heap, a stone a move."""
+    text = "\n".join(f"{number}. 1:1 1:1" for number in range(1, moves // 2 + 1))
+    record = Record.parse(f'[Game "nim"]\n[Start "{heap}"]\n\n{text} *\n')
+    assert len(record.moves) == moves
+    return record
+
+
+def heaps_of(state: object) -> tuple[int, ...]:
+    assert isinstance(state, HeapGameState)
+    return state.heaps
+
+
+def test_a_10000_ply_replay_keeps_a_state_every_hundred_plies_not_every_ply() -> None:
+    """Each state of a heap game holds its history: one kept a ply was 10,000 copies of a growing history (about
+    830 MB). The record viewer keeps one every ``CHECKPOINT_PLIES`` and the two last shown."""
+    record = long_nim_record()
+    screen = RecordViewerScreen(record)
+    states = screen.states
+    assert isinstance(states, Positions) and len(states) == MAX_RECORD_MOVES + 1 and screen.last_ply == 10_000
+    bound = MAX_RECORD_MOVES // CHECKPOINT_PLIES + 1 + Positions.RECENT
+    assert states.stored <= bound
+    for ply in (0, 1, 99, 100, 101, 5_555, 9_999, 10_000, -1, 3, 2):
+        state = states[ply]
+        assert state.heaps == (100_000 - ply % 10_001,) and len(state.history()) == ply % 10_001, ply
+        assert states.stored <= bound
+    for ply in range(4_000, 4_300):  # stepping on, as the play key does, and back
+        assert states[ply].heaps == (100_000 - ply,) and states[ply - 1].heaps == (100_001 - ply,)
+    assert states.stored <= bound
+    assert [Side(player).number for player in states.players[:4]] == [1, 2, 1, 2]
+
+
+def at_ply(screen: RecordViewerScreen, ply: int) -> Callable[[], bool]:
+    return lambda: screen.ply == ply
+
+
+def test_the_record_viewer_steps_through_a_10000_ply_record_in_the_app() -> None:
+    record = long_nim_record()
+    bound = MAX_RECORD_MOVES // CHECKPOINT_PLIES + 1 + Positions.RECENT
+
+    async def test() -> None:
+        app = NashplayApp(StartRequest("replay", record=record), ai_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for(pilot, lambda: isinstance(app.screen, RecordViewerScreen), "the viewer")
+            screen = app.screen
+            assert isinstance(screen, RecordViewerScreen) and isinstance(screen.states, Positions)
+            for key, ply in (("end", 10_000), ("left", 9_999), ("left", 9_998), ("home", 0), ("right", 1)):
+                await pilot.press(key)
+                await wait_for(pilot, at_ply(screen, ply), f"ply {ply}")
+                assert screen.states.stored <= bound
+            status = str(screen.query_one("#viewer-status", Static).render())
+            assert "Ply 1 of 10000" in status, status
+
+    run(test)
+
+
+def test_the_geister_replay_keeps_its_positions_the_same_way() -> None:
+    record = geister_record()
+    screen = ReplayScreen(record)
+    assert isinstance(screen.states, Positions) and screen.states.stored <= 1 + Positions.RECENT
+    assert [state.position() for state in screen.states] == [state.position() for state in record.replay()]
+
+
+@pytest.mark.parametrize("every", [1, 2, 3, 7, 100])
+def test_positions_are_the_states_replay_states_lists_in_any_order(every: int) -> None:
+    record = long_nim_record(moves=40, heap=50)
+    expected = [heaps_of(state) for state in record.replay_states()]
+    positions = record.positions(every)
+    order = list(range(len(expected))) + list(range(len(expected) - 1, -1, -1)) + [5, 30, 5, 0, 39, 12, 13, 11]
+    assert [positions[ply].heaps for ply in order] == [expected[ply] for ply in order]
+    assert [state.heaps for state in positions[10:15]] == expected[10:15]
+    with pytest.raises(IndexError):
+        positions[41]
+
+
+def test_a_long_save_s_menu_line_and_resume_read_its_end_without_every_state(
+    state_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The menu's line of a heap game says its heaps, and resuming checks its start and end: neither keeps a state
+    a move any more (``replay_states`` is not called). The app plays heaps of at most 40 stones, so this save (a
+    hostile one) is refused, after its moves were checked."""
+    record = long_nim_record()
+    record.tags.update({"Human": "1", "Opponent": "random"})
+
+    def every_state(self: Record) -> list[object]:
+        raise AssertionError("every state of the record was kept")
+
+    monkeypatch.setattr(Record, "replay_states", every_state)
+    store = SaveStore(state_dir)
+    slot = store.new_slot()
+    slot.save(record, secret_tags(5))
+    slot.release()
+    assert "10000 plies played, heaps 90000" in slot.describe()
+    with pytest.raises(NotationError, match="at most 40 stones"):
+        resume_record(slot.load())

@@ -95,8 +95,8 @@ def resume_record(record: Record) -> ResumedGame:
     entry = GAMES.get(game)
     if record.is_geister or entry is None or entry.resume is None:
         raise NotationError(f"not a saved game the app resumes: {quoted(game)}")
-    states = record.replay_states()
-    final, start = states[-1], states[0]
+    # The start and the end only: every state of a 10,000-move record would be 10,000 copies of its history.
+    final, start = record.final_state(), record.new_state()
     if final.is_terminal():
         raise NotationError(f"the saved game is already over ({final.outcome()})")
     if record.result != "*":  # ended off the board (resigned)

@@ -653,7 +653,7 @@ def progress(record: Record, standing: bool = False) -> str:
     one, many = units_of(record.tags.get("Game", ""))
     text = f"{count} {one if count == 1 else many} played"
     if standing and game is not None and not game.hidden_information:
-        text += f", {game.state_name} {game.state_text(record.replay_states()[-1])}"
+        text += f", {game.state_name} {game.state_text(record.final_state())}"  # one state, not one a move
     return text
 
 

@@ -4,7 +4,8 @@ The Geister family has its own viewer (``replay``: a board); this one shows the 
 widgets (``GameStateView``: the heaps, Footstep's track, TCG's points), the record's moves or rounds one a line with
 the current one marked and their comments (solved lines put mixes, values and countdowns there), and the result.
 ``v`` asks for the review of the record (``OpenReview``). It replays the record on fresh states
-(``Record.replay_states``) and never touches a game in progress.
+(``Record.positions``: a state every hundred plies is kept, the others are replayed from the nearest when shown, so
+that a 10,000-ply record does not hold 10,000 copies of its history) and never touches a game in progress.
 """
 
 from __future__ import annotations
@@ -19,8 +20,9 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Header, Static
 
+from core.game import Side
 from core.games import GAME_TYPES, state_text, units_of
-from core.record import Record
+from core.record import Positions, Record
 from tui.messages import OpenReview
 from tui.screens.base import PlaybackScreen, title_choices
 from tui.widgets.footer import NashplayFooter
@@ -32,7 +34,7 @@ PLAY_SECONDS = 1.0
 
 
 class RecordViewerScreen(PlaybackScreen):
-    """Step through a TCG, Footstep or heap-game record (``record.replay_states()``)."""
+    """Step through a TCG, Footstep or heap-game record (``record.positions()``)."""
 
     CSS_PATH = "record_viewer.tcss"
     SHRINK_BELOW = (100, 30)
@@ -63,7 +65,7 @@ class RecordViewerScreen(PlaybackScreen):
         """Raises ``RecordError`` (a ``ValueError``) for a record that does not replay."""
         super().__init__()
         self.record = record
-        self.states: list[Any] = record.replay_states()
+        self.states: Positions[Any] = record.positions()
         self.replay_title = title
         self.game_name = record.tags.get("Game")
         self.simultaneous = record.game_kind == "simultaneous"
@@ -111,7 +113,8 @@ class RecordViewerScreen(PlaybackScreen):
             if self.simultaneous:
                 label = f"{index + 1:>4}. {recorded.text}"
             else:
-                mover = _mover(self.states[index])
+                # Who moved, without replaying the state (``players``: each state's ``current_player()``).
+                mover = Side(self.states.players[index]).number
                 label = f"{index + 1:>4}. P{mover} {recorded.text}"
             lines.append(Text(label, end=""))
             comments.append(recorded.comment)
@@ -197,9 +200,3 @@ class RecordViewerScreen(PlaybackScreen):
             self.app.pop_screen()
         else:
             self.app.exit()
-
-
-def _mover(state: Any) -> int:
-    """Who moves in a turn-based ``state`` (1 or 2)."""
-    to_move = getattr(state, "to_move", None)
-    return int(getattr(to_move, "number", 1))

@@ -1,7 +1,7 @@
 """The replay viewer: step through a record's positions, or play them at an adjustable speed.
 
-It replays the record's moves on a fresh game (``Record.replay``) and shows those positions; it never touches a
-game in progress.
+It replays the record's moves on a fresh game (``Record.positions``: a position every hundred plies is kept, the
+others are replayed from the nearest when shown) and shows those positions; it never touches a game in progress.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from textual.widgets import Header, Static
 from core.game import Side
 from core.games import GAME_TYPES
 from core.geister import GeisterState, GeisterView, Piece
-from core.record import Record
+from core.record import Positions, Record
 from tui.config import GeisterConfig
 from tui.messages import OpenGame, OpenReview
 from tui.screens.base import PlaybackScreen, title_choices
@@ -122,7 +122,7 @@ class ReplayScreen(PlaybackScreen):
         super().__init__()
         self.private = private
         self.record = record
-        self.states = record.replay()
+        self.states: Positions[GeisterState] = record.positions()
         self.viewer = viewer
         self.replay_title = title
         #: The width the status text was made for.
