@@ -174,7 +174,7 @@ def _solution(a: FloatArray, row: FloatArray, col: FloatArray) -> MatrixSolution
 # Linear programming
 
 
-def _linprog_row(b: FloatArray) -> tuple[FloatArray, FloatArray, float]:
+def _linprog_row(b: FloatArray, presolve: bool = True) -> tuple[FloatArray, FloatArray, float]:
     """Solve ``max_x min_j (x B)_j`` for a normalised matrix ``B`` (m x n); return ``(x, y_dual, v)``.
 
     Variables ``(x_1..x_m, v)``: minimise ``-v`` subject to ``v - (x B)_j <= 0`` for every column j and
@@ -193,7 +193,14 @@ def _linprog_row(b: FloatArray) -> tuple[FloatArray, FloatArray, float]:
     a_eq = np.hstack([np.ones((1, m)), np.zeros((1, 1))])
     bounds = [(0.0, None)] * m + [(None, None)]
     res = linprog(
-        c, A_ub=a_ub, b_ub=np.zeros(n), A_eq=a_eq, b_eq=[1.0], bounds=bounds, method="highs", options=_HIGHS_OPTIONS
+        c,
+        A_ub=a_ub,
+        b_ub=np.zeros(n),
+        A_eq=a_eq,
+        b_eq=[1.0],
+        bounds=bounds,
+        method="highs",
+        options=_HIGHS_OPTIONS if presolve else {**_HIGHS_OPTIONS, "presolve": False},
     )
     if res.status != 0:
         # Every matrix game's LP is feasible and bounded, so this is a numerical failure inside HiGHS.
@@ -203,7 +210,7 @@ def _linprog_row(b: FloatArray) -> tuple[FloatArray, FloatArray, float]:
     return x, y, float(res.x[m])
 
 
-def solve_lp(a: ArrayLike) -> MatrixSolution:
+def solve_lp(a: ArrayLike, presolve: bool = True) -> MatrixSolution:
     """Solve one zero-sum matrix game (any size) by ``scipy.optimize.linprog(method='highs')``.
 
     The row strategy comes from the row player's LP and the column strategy from its dual (HiGHS's marginals), so
@@ -212,11 +219,12 @@ def solve_lp(a: ArrayLike) -> MatrixSolution:
     Both LPs run on the normalised matrix (entries in [-1, 1]), so HiGHS's absolute tolerances are relative ones.
 
     When the game has several equilibria, which one HiGHS returns is unspecified (a vertex of the optimal set);
-    use :func:`solve` or :func:`solve_batch` for the documented tie-break on small games.
+    use :func:`solve` or :func:`solve_batch` for the documented tie-break on small games. ``presolve=False`` turns
+    HiGHS's presolve off (see ``_block_lp``: on some large near-degenerate games it ends with status "unknown").
     """
     arr = _as_games(a, 2)
     b, _, _ = _normalise(arr)
-    x, y, _ = _linprog_row(b)
+    x, y, _ = _linprog_row(b, presolve)
     x = _clean(x)
     dual_ok = np.all(y >= -TOLERANCE) and abs(y.sum() - 1.0) <= TOLERANCE
     # Judge the pair by its exploitability, not by the LP's own v: v is only as accurate as HiGHS's tolerances.
@@ -224,7 +232,7 @@ def solve_lp(a: ArrayLike) -> MatrixSolution:
         # The marginals are not guaranteed to be a usable strategy: at HiGHS's default tolerances they came back as
         # all zeros for m x 1 games (presolve had removed the constraints) and on the wrong column in near ties.
         # Not seen at the tightened tolerances, but cheap to check. The column player's own LP is as accurate.
-        y, _, _ = _linprog_row(-b.T)
+        y, _, _ = _linprog_row(-b.T, presolve)
     return _solution(arr, x, _clean(y))
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from core.footstep import FootstepPosition, FootstepState, legal_bids
 from core.game import Side
-from solvers import cache
+from solvers import cache, footstep
 from solvers.footstep import CACHE_VERSION, FootstepSolution, exact_vs_random, pure_commitment_values
 from solvers.matrix import exploitability, solve_lp
 
@@ -171,3 +171,39 @@ def test_states_outside_the_game_are_refused(simplified: FootstepSolution) -> No
         simplified.value(FootstepPosition(21, 3, 0))
     with pytest.raises(ValueError, match="at least 1"):
         FootstepSolution.compute(0, 3)
+
+
+@pytest.mark.parametrize(("n", "k"), [(25, 4), (30, 5)])
+def test_values_equal_the_reference_solver(n: int, k: int) -> None:
+    """The compiled simplex against the solver it replaced (numpy, dominance, HiGHS block LPs): the same values to
+    1e-12 at every state (``benchmarks/footstep.py`` checks (50, 4) too). Smaller games go the reference's way."""
+    assert n * n * (2 * k - 1) >= footstep.COMPILED_FROM
+    fast = FootstepSolution.compute(n, k)
+    reference = FootstepSolution.compute_reference(n, k)
+    np.testing.assert_allclose(fast.values, reference.values, rtol=0, atol=1e-12)
+    assert fast.stats.lp_games == reference.stats.lp_games  # the same games were not saddle points
+    assert fast.stats.lp_calls == 0  # and the simplex solved them all
+
+
+def test_the_simplex_solves_random_and_degenerate_games_as_highs_does() -> None:
+    footstep._compiled()
+    rng = np.random.default_rng(4)
+    for m, n in [(1, 1), (1, 5), (5, 1), (2, 2), (3, 7), (8, 3), (12, 12), (30, 25)]:
+        for games in (rng.normal(size=(20, m, n)), rng.integers(-1, 2, size=(20, m, n)).astype(float)):
+            for game in games:
+                x, y = np.full(m, np.nan), np.full(n, np.nan)
+                tableau, basis = np.empty((m + 1, m + n + 1)), np.empty(m, np.int64)
+                assert footstep._simplex_game(np.ascontiguousarray(game), m, n, tableau, basis, x, y)
+                assert x.sum() == pytest.approx(1.0) and y.sum() == pytest.approx(1.0)
+                assert np.all(x >= 0) and np.all(y >= 0)
+                assert exploitability(game, x, y) <= footstep.EXPLOITABLE
+                assert float(x @ game @ y) == pytest.approx(solve_lp(game).value, abs=1e-9)
+
+
+def test_a_game_the_simplex_gives_up_on_goes_to_highs() -> None:
+    """The safety net, called directly (the simplex has not given up below n = 100): HiGHS on the game without its
+    dominated bids, or the simplex's answer if that is less exploitable; either way an equilibrium."""
+    game = np.array([[2.0, 1.0, 0.5], [0.0, 3.0, 1.0], [1.0, 1.0, 0.0]])  # row 2 is dominated by row 0
+    value, row, col = footstep._settle_by_lp(game)
+    assert value == pytest.approx(solve_lp(game).value, abs=1e-12)
+    assert exploitability(game, row, col) < 1e-10 and row[2] == 0.0
