@@ -272,6 +272,15 @@ def interrupt_handler_kept() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
+def no_advice_ahead(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Geister screens start the advice's process as a game opens (``BoardScreen.WARM_ADVICE_AHEAD``): not in
+    the tests, each of which would start a search process it never uses, but for those that test it."""
+    from tui.screens.board_screen import BoardScreen
+
+    monkeypatch.setattr(BoardScreen, "WARM_ADVICE_AHEAD", False)
+
+
+@pytest.fixture(autouse=True)
 def state_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """The saved-game folder of this test (``NASHPLAY_STATE_DIR``); the solver cache goes to ``tmp_path / "cache"``,
     and the working directory (where the save prompt proposes files) is ``tmp_path``."""

@@ -86,3 +86,72 @@ def test_an_upp_opponent_plays_from_its_process() -> None:
             assert screen.session.record().tags["Opponent"] == "upp"
 
     run(test)
+
+
+def test_the_advices_process_is_readied_as_the_game_opens_and_its_first_report_is_a_short_slice(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The advice's process started only when ``a`` was pressed, and the first advice waited for it to start and load
+    the compiled engine (1.6 s on an idle machine, measured by benchmarks/key_latency.py); now the game readies it
+    as it opens, nobody asking, and the first slice of a position's search is the short one."""
+    monkeypatch.setattr(GameScreen, "WARM_ADVICE_AHEAD", True)
+    monkeypatch.setattr(GameScreen, "ADVICE_BUDGET", 3600.0)
+    calls: list[tuple[str, tuple[Any, ...]]] = []
+    real_submit = SearchProcess.submit
+
+    def submit(process: SearchProcess, fn: Any, *args: Any) -> Any:
+        calls.append((fn.__name__, args))
+        return real_submit(process, fn, *args)
+
+    monkeypatch.setattr(SearchProcess, "submit", submit)
+
+    async def test() -> None:
+        config = GeisterConfig("geister", Side.P1, "chototsu", "BRRBBRRB", 3)
+        app = NashplayApp(StartRequest.for_config(config), ai_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = app.screen
+            assert isinstance(screen, GameScreen)
+            await wait_for(pilot, lambda: screen._advice_ready is not None, "the advice's process started")
+            assert [name for name, _ in calls] == ["warm_in_child"]  # nobody asked: readied ahead
+            ready = screen._advice_ready
+            assert ready is not None
+            await wait_for(pilot, ready.done, "the advice's engine loaded")
+            await pilot.press("a")
+            panel = screen.query_one("#search-advice", AdvicePanel)
+            await wait_for(pilot, lambda: "Suggested:" in str(panel.render()), "the first suggestion")
+            slices = [args[3] for name, args in calls if name == "advise_in_child"]
+            assert slices[0] == GameScreen.FIRST_ADVICE_SLICE < GameScreen.ADVICE_SLICE, slices
+            await wait_for(pilot, lambda: len([n for n, _ in calls if n == "advise_in_child"]) >= 2, "a second slice")
+            slices = [args[3] for name, args in calls if name == "advise_in_child"]
+            assert slices[1] == GameScreen.ADVICE_SLICE, slices
+            await pilot.press("a")
+
+    run(test)
+
+
+def test_the_panel_says_what_it_waits_for_with_the_seconds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Until a position's first report the panel says whether the engine is still loading (compiled on its first
+    use: up to a minute) or the search starting, and the seconds waited move."""
+    from concurrent.futures import Future
+
+    async def test() -> None:
+        config = GeisterConfig("geister", Side.P1, "chototsu", "BRRBBRRB", 3)
+        app = NashplayApp(StartRequest.for_config(config), ai_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = app.screen
+            assert isinstance(screen, GameScreen)
+            await pilot.pause()
+            clock = [100.0]
+            monkeypatch.setattr("tui.screens.board_screen.time.monotonic", lambda: clock[0])
+            screen._advice_ready = Future()  # the engine still loading
+            screen._advice_asked = 97.0
+            assert screen._waiting_note()[0].startswith("Loading the search engine (compiled on its first use")
+            assert screen._waiting_note()[0].endswith("... 3 s")
+            screen._advice_ready.set_result(None)
+            clock[0] = 105.0
+            assert screen._waiting_note() == (
+                "Starting the search in a background process... 8 s",
+                "Starting the search... 8 s",
+            )
+
+    run(test)

@@ -186,11 +186,12 @@ def warm_in_child(name: str, variant: str, game: str) -> None:
     _player(name, variant, game)
 
 
-def warm(process: SearchProcess, name: str, variant: str, game: str) -> None:
-    """Start warming ``name``'s player in ``process`` and return at once; a failure here is left for the first real
-    request to report."""
-    future = process.submit(warm_in_child, name, variant, game)
+def warm(process: SearchProcess, name: str, variant: str, game: str) -> Future[None]:
+    """Start warming ``name``'s player in ``process`` and return at once (the future tells when it is ready); a
+    failure here is left for the first real request to report."""
+    future: Future[None] = process.submit(warm_in_child, name, variant, game)
     future.add_done_callback(lambda done: done.cancelled() or done.exception())
+    return future
 
 
 def choose_in_child(name: str, game: str, view: GeisterView, seconds: float, seed: int) -> Setup | Move:

@@ -12,6 +12,8 @@ chosen move means (``play``).
 
 from __future__ import annotations
 
+import time
+from concurrent.futures import Future
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
@@ -82,6 +84,15 @@ class BoardScreen(NashplayScreen):
     ADVICE_ENGINE = advising_player("geister").name
     #: Seconds the live advice keeps searching one position, and how often it reports.
     ADVICE_BUDGET, ADVICE_SLICE = 30.0, 0.4
+    #: The first report of a position's search comes after this much: a shallow answer at once, then deeper ones.
+    FIRST_ADVICE_SLICE = 0.1
+    #: Start the advice's process (and load its engine) as the game opens, before anyone asks for advice, so that
+    #: ``a`` is answered at once: the first advice otherwise waited for a process to start and the compiled engine
+    #: to load (1.6 s on an idle machine, seconds more on a busy one). The tests turn it off (each would start a
+    #: process it never uses) but for the ones that test it.
+    WARM_ADVICE_AHEAD: ClassVar[bool] = True
+    #: Seconds after the board first shows: its first paint and the opponent's first move come first.
+    WARM_AHEAD_DELAY = 0.3
     #: What the move field (``:``) asks for.
     MOVE_PLACEHOLDER = "move, like b1-b2 or a4-out (Enter plays, Esc cancels)"
 
@@ -89,6 +100,10 @@ class BoardScreen(NashplayScreen):
         super().__init__()
         self.message_text = ""
         self._advice_warmed = False
+        #: The advice's player being readied in its process (``None``: not asked yet); done once it is ready.
+        self._advice_ready: Future[None] | None = None
+        #: When the search of the position shown was asked for (``time.monotonic``), while no advice has come.
+        self._advice_asked: float | None = None
         #: The latest advice for the position shown (``None``: none yet, or none for this position).
         self.advice: Advice | None = None
         #: Why there is no advice yet: wordings, most detailed first (the panel shows the first that fits).
@@ -258,9 +273,35 @@ class BoardScreen(NashplayScreen):
             if searching:
                 self._warm_advice(game)
             return
-        self._advice_note = ("Starting the search in a background process...", "Starting the search...")
+        self._advice_asked = time.monotonic()
+        self._advice_note = self._waiting_note()
         self._show_advice()
         self.search_advice(view, game, version)
+
+    def _waiting_note(self) -> tuple[str, ...]:
+        """What the panel says until the first advice of a position comes: the engine still loading (compiled on
+        its first use after installing: up to a minute), or the search starting; with the seconds waited."""
+        asked = self._advice_asked
+        waited = "" if asked is None else f" {time.monotonic() - asked:.0f} s"
+        if self._advice_ready is not None and not self._advice_ready.done():
+            return (
+                f"Loading the search engine (compiled on its first use: up to a minute)...{waited}",
+                f"Loading the search engine...{waited}",
+            )
+        return (f"Starting the search in a background process...{waited}", f"Starting the search...{waited}")
+
+    def _tick_advice_wait(self) -> None:
+        """Every half second while a search has not reported: the panel's wait moves (the seconds waited)."""
+        if self._advice_asked is not None and self.advice is None and self.is_mounted:
+            self._advice_note = self._waiting_note()
+            self._show_advice_panel()
+
+    def warm_advice_ahead(self, game: str) -> None:
+        """Ready the advice's process and engine shortly after the game opens (``WARM_ADVICE_AHEAD``), and keep
+        the panel's wait moving while a search has not reported."""
+        self.set_interval(0.5, self._tick_advice_wait)
+        if self.WARM_ADVICE_AHEAD:
+            self.set_timer(self.WARM_AHEAD_DELAY, lambda: self._warm_advice(game))
 
     def _show_advice(self) -> None:
         """Draw the latest search advice everywhere it shows: the panel, the hint, the chances of blue, the bar."""
@@ -312,7 +353,7 @@ class BoardScreen(NashplayScreen):
         self._advice_warmed = True
         from tui.search_process import advice_process, warm
 
-        warm(advice_process(), self.ADVICE_ENGINE, self.variant_name(), game + "/advice")
+        self._advice_ready = warm(advice_process(), self.ADVICE_ENGINE, self.variant_name(), game + "/advice")
 
     @work(thread=True, exclusive=True, group="search-advice", exit_on_error=False)
     def search_advice(self, view: GeisterView, game: str, version: int) -> None:
@@ -322,11 +363,12 @@ class BoardScreen(NashplayScreen):
 
         worker = get_current_worker()
         note = ""  # a restart of the process, said for the rest of this search (each slice draws the panel again)
+        slice_seconds = self.FIRST_ADVICE_SLICE  # a shallow answer first, then one a slice
         while not worker.is_cancelled:
             process = advice_process()
             try:
                 advice = process.call(
-                    60, advise_in_child, self.ADVICE_ENGINE, game, view, self.ADVICE_SLICE, self.ADVICE_BUDGET
+                    60, advise_in_child, self.ADVICE_ENGINE, game, view, slice_seconds, self.ADVICE_BUDGET
                 )
             except ProcessStoppedError:  # a fresh process died at once too: said plainly; the next position tries again
                 note = "The advice's process stopped, and again when it was restarted: no advice for now"
@@ -343,12 +385,14 @@ class BoardScreen(NashplayScreen):
             self.post_message(self.SearchReport(advice, version, note))
             if advice.final:
                 return
+            slice_seconds = self.ADVICE_SLICE
 
     @on(SearchReport)
     def _show_search(self, event: SearchReport) -> None:
         if self.search_is_current(event.version):
             self.advice = event.advice
             self._advice_note = event.note
+            self._advice_asked = None
             self._show_advice()
 
 

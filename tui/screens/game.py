@@ -156,6 +156,8 @@ class GameScreen(BoardScreen):
                 (f"{short} vs {opponent}", ""),
             )
         self.refresh_game()
+        if not self.has_advice:  # the solved tables advise Mini-Geister; a search advises the rest
+            self.warm_advice_ahead(f"advice-{id(self.session)}")
         if news := self.session.opponent_news():  # of the opponent's set-up, chosen as the session began
             self.say(news)
         self.query_one("#board", Board).focus()

@@ -185,6 +185,7 @@ class ServerGameScreen(BoardScreen):
         self.query_one("#moves", MoveList).can_focus = False
         self._check_size()
         self.set_interval(self.TICK, self._tick)
+        self.warm_advice_ahead(f"server-{id(self)}")
         # SIGTERM and SIGHUP (a service manager, a closed terminal) end the app the way q does: the game's worker is
         # cancelled, and play_game saves the record of the game so far on its way out.
         self._restore_signals = on_signals(STOP_SIGNALS, self._stopped_by_signal)
