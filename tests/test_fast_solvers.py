@@ -14,8 +14,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from solvers import matrix
-from solvers.markov import MarkovGame, evaluate, share_left, solve, solve_by_sweeps
+from solvers import markov, matrix
+from solvers.markov import WIN1, WIN2, MarkovGame, evaluate, share_left, solve, solve_by_sweeps
 from solvers.matrix import solve_batch, solve_batch_compiled, solve_batch_hinted, solve_lp, support_masks
 from solvers.tcg import COARSEST_N, build_game, coarse_sizes, nested_dissection, solve_tcg, stretch
 
@@ -176,3 +176,27 @@ def test_solving_imports_numba_only_for_large_games() -> None:
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stderr
     assert matrix.MAX_ENUMERATION_SIZE == 5
+
+
+def avoidable_by_sweeps(successor: np.ndarray, support: np.ndarray, target: int) -> np.ndarray:
+    """The definition, as ``certify`` computed it before: the greatest fixed point, by whole sweeps."""
+    s_count = successor.shape[0]
+    safe = np.ones(s_count + 2, dtype=bool)
+    safe[target] = False
+    while True:
+        keep = np.where(support[:, :, None], safe[successor], True).all(axis=1).any(axis=1)
+        if np.array_equal(keep, safe[:s_count]):
+            return safe
+        safe[:s_count] = keep
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_avoidable_states_are_the_greatest_fixed_point(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    states = int(rng.integers(1, 60))
+    successor = rng.integers(-2, states, size=(states, 3, 4))
+    support = rng.random((states, 3)) < rng.uniform(0.2, 0.9)
+    for target in (WIN1, WIN2):
+        np.testing.assert_array_equal(
+            markov._can_avoid(successor, support, target), avoidable_by_sweeps(successor, support, target)
+        )
