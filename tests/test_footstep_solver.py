@@ -207,3 +207,14 @@ def test_a_game_the_simplex_gives_up_on_goes_to_highs() -> None:
     value, row, col = footstep._settle_by_lp(game)
     assert value == pytest.approx(solve_lp(game).value, abs=1e-12)
     assert exploitability(game, row, col) < 1e-10 and row[2] == 0.0
+
+
+def test_level_shares_run_from_none_to_all_and_follow_the_work() -> None:
+    shares = footstep.level_shares(50, 4)
+    assert shares.shape == (102,) and shares[0] == 0.0 and shares[-1] == pytest.approx(1.0)
+    assert np.all(np.diff(shares) >= 0)
+    # The largest games come last: half the levels hold far less than half the work.
+    assert shares[51] < 0.2
+    calls: list[tuple[int, int]] = []
+    FootstepSolution.compute(6, 2, progress=lambda level, levels: calls.append((level, levels)))
+    assert calls == [(level, 13) for level in range(1, 14)]
