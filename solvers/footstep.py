@@ -62,8 +62,9 @@ def level_shares(n: int, k: int) -> FloatArray:
     """
     points = np.arange(n + 1)
     x, y = np.meshgrid(points, points, indexing="ij")
-    work = np.bincount((x + y).ravel(), weights=(x * y * (x + y)).ravel().astype(np.float64), minlength=2 * n + 1)
-    work += 1e-9  # levels without a matrix game (one player out of points) still take a moment
+    weights = (x * y * (x + y)).ravel().astype(np.float64)
+    # Levels without a matrix game (one player out of points) still take a moment.
+    work = np.bincount((x + y).ravel(), weights=weights, minlength=2 * n + 1).astype(np.float64) + 1e-9
     shares: FloatArray = np.concatenate([[0.0], np.cumsum(work) / work.sum()])
     return shares
 
