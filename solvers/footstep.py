@@ -718,6 +718,17 @@ def _footstep_level(
     return games
 
 
+def warm_up() -> None:
+    """Import numba and compile (or load from the disk cache) the kernels of ``FootstepSolution.compute`` (for games
+    from ``COMPILED_FROM`` stage games), for a caller to do in the background: a few seconds the first time on a
+    machine, then a few tenths. Compiling happens at a kernel's first call, so this solves a tiny level."""
+    _compiled()
+    n, k = 2, 1
+    values = _ends_table(n, k)
+    mixes = np.zeros((1, n + 1)), np.zeros((1, n + 1))
+    _footstep_level(values, n, k, 0, TIE, MIN_PROBABILITY, mixes[0], mixes[1], np.zeros(1, dtype=np.bool_))
+
+
 def _settle_by_lp(game: FloatArray) -> tuple[float, FloatArray, FloatArray]:
     """A stage game the simplex gave up on: HiGHS on the game without its dominated bids (as ``compute_reference``
     does; without presolve if HiGHS fails with it), or the simplex's own answer where it is the less exploitable.

@@ -43,6 +43,7 @@ __all__ = [
     "solve_lp_blocks",
     "support_masks",
     "undominated",
+    "warm_up",
 ]
 
 FloatArray = NDArray[np.float64]
@@ -682,6 +683,15 @@ def _compiled() -> None:
         _kernels_ready = True
 
 
+def warm_up() -> None:
+    """Import numba and compile (or load from the disk cache) the kernels of :func:`solve_batch_compiled`, for a
+    caller to do in the background before a large solve: a few seconds the first time on a machine, then about
+    0.3 s (most of it importing numba)."""
+    games = np.zeros((2, 4, 4))
+    masks = np.zeros(2, dtype=np.int64)
+    solve_batch_compiled(games, masks, masks, exact=True)
+
+
 def _pair_strategies(
     g: FloatArray,
     ri: NDArray[np.int64],
@@ -851,10 +861,10 @@ def _enumerate_kernel(
     """``_enumerate_supports`` game by game, compiled: the saddle test, then every pair of ``pair_*`` (sizes 2 and
     up, in the tie-break order) until the first valid one.
 
-    A game with a hint (a row and a column support as bit masks of equal size, 0 for none) tries that pair first.
-    Without ``exact`` a valid hinted pair is taken as it is (any equilibrium will do while iterating); with it, only
-    when it is provably the pair the enumeration would stop at (``_strictly_complementary``), else the game is
-    enumerated in full."""
+    A game with a hint (a row and a column support as bit masks of equal size, 0 for none) and no saddle point tries
+    that pair first. Without ``exact`` a valid hinted pair is taken as it is (any equilibrium will do while
+    iterating); with it, only when it is provably the pair the enumeration would stop at
+    (``_strictly_complementary``), else the game is enumerated in full."""
     k, m, n = b.shape
     tol = TOLERANCE
     x = np.empty(5)
@@ -864,30 +874,8 @@ def _enumerate_kernel(
     ci = np.empty(5, dtype=np.int64)
     for game in range(k):
         g = b[game]
-        if hint_rows[game] != 0:
-            s = 0
-            for i in range(m):
-                if hint_rows[game] >> i & 1:
-                    ri[s] = i
-                    s += 1
-            t = 0
-            for j in range(n):
-                if hint_cols[game] >> j & 1:
-                    ci[t] = j
-                    t += 1
-            if s == t and s > 0:
-                v, singular = _pair_strategies(g, ri, ci, s, x, y, work)
-                if (
-                    not singular
-                    and _pair_is_equilibrium(g, ri, ci, s, x, y, v)
-                    and (not exact or _strictly_complementary(g, ri, ci, s, x, y, v))
-                ):
-                    for i in range(s):
-                        rows[game, ri[i]] = x[i]
-                        cols[game, ci[i]] = y[i]
-                    found[game] = True
-                    continue
-        # Size 1: the first saddle point in row-major order.
+        # Size 1 first: the first saddle point in row-major order (cheap, and the enumeration's answer wherever there
+        # is one, so a hint is never needed for it).
         saddle = False
         for i in range(m):
             row_min = g[i, 0]
@@ -907,13 +895,31 @@ def _enumerate_kernel(
         if saddle:
             found[game] = True
             continue
-        for p in range(pair_size.size):
-            s = pair_size[p]
-            for i in range(s):
-                ri[i] = pair_rows[p, i]
-                ci[i] = pair_cols[p, i]
+        # Then the hinted pair (p = -1) and every pair in order, through one call of each helper: they are inlined,
+        # and each call site is compiled code of its own.
+        for p in range(-1 if hint_rows[game] != 0 else 0, pair_size.size):
+            if p < 0:
+                s = 0
+                for i in range(m):
+                    if hint_rows[game] >> i & 1:
+                        ri[s] = i
+                        s += 1
+                t = 0
+                for j in range(n):
+                    if hint_cols[game] >> j & 1:
+                        ci[t] = j
+                        t += 1
+                if s != t or s < 2:
+                    continue
+            else:
+                s = pair_size[p]
+                for i in range(s):
+                    ri[i] = pair_rows[p, i]
+                    ci[i] = pair_cols[p, i]
             v, singular = _pair_strategies(g, ri, ci, s, x, y, work)
             if singular or not _pair_is_equilibrium(g, ri, ci, s, x, y, v):
+                continue
+            if p < 0 and exact and not _strictly_complementary(g, ri, ci, s, x, y, v):
                 continue
             for i in range(s):
                 rows[game, ri[i]] = x[i]

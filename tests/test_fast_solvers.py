@@ -200,3 +200,13 @@ def test_the_avoidable_states_are_the_greatest_fixed_point(seed: int) -> None:
         np.testing.assert_array_equal(
             markov._can_avoid(successor, support, target), avoidable_by_sweeps(successor, support, target)
         )
+
+
+def test_warm_up_compiles_what_the_large_solves_use() -> None:
+    """``warm_up`` is what a screen can call in the background: afterwards the solves start at once."""
+    from solvers import footstep
+
+    matrix.warm_up()
+    footstep.warm_up()
+    assert matrix._kernels_ready and footstep._kernels_ready
+    assert footstep._footstep_level.signatures and matrix._enumerate_kernel.signatures  # compiled, not just wrapped
