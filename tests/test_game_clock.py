@@ -231,3 +231,33 @@ def test_a_nim_save_has_the_moves_increments_and_a_rematch_starts_with_a_full_cl
             assert all(left >= 59 for left in rematch.session.clock.left.values()), rematch.session.clock.left
 
     run(test)
+
+
+def test_the_time_spent_on_a_move_not_yet_made_is_kept_when_the_game_is_left(state_dir: Path) -> None:
+    """The game was kept only after each move: the minutes spent on the next one were not, and the game resumed
+    from its menu line gave them back."""
+    from tui.saves import SaveStore
+
+    def kept_clock() -> str:
+        [saved] = (state_dir / "games").glob("*.ngr")
+        return SaveStore(state_dir).slot(saved.stem).load().tags["Clock"]
+
+    async def test() -> None:
+        config = NimConfig((3, 4, 5), opponent="random", seed=1, clock="1+0")
+        app = NashplayApp(StartRequest.for_config(config), ai_delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_for(pilot, lambda: isinstance(app.screen, NimScreen), "the game")
+            screen = app.screen
+            assert isinstance(screen, NimScreen) and screen.session.clock is not None
+            fake = FakeTime()
+            fake.now = screen.session.clock.since
+            screen.session.clock.now = fake
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: len(screen.state.history()) == 2, "the reply")
+            mine = float(kept_clock().split(",")[0])  # a minute, less the moment before the fake time
+            fake.now += 25  # the user thinks for 25 s, then goes to the menu
+            await pilot.press("escape")
+            await wait_for(pilot, lambda: not isinstance(app.screen, NimScreen), "the menu")
+            assert kept_clock() == f"{mine - 25:.1f},60.0"
+
+    run(test)

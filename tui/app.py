@@ -491,6 +491,7 @@ class NashplayApp(App[None]):
     async def action_quit(self) -> None:
         """Quit, saying where the game on the screen was kept and how to go on with it (the terminal shows it once the
         app has gone)."""
+        self._keep_shown_game()
         self.exit(message=self.where_the_game_is())
 
     def where_the_game_is(self) -> str | None:
@@ -510,10 +511,18 @@ class NashplayApp(App[None]):
         return None
 
     def _release_shown_game(self) -> None:
-        """The game on the screen closes now: its save slot is let go (listed with the others, free to resume)."""
+        """The game on the screen closes now: kept as it stands, then its save slot let go (listed with the others,
+        free to resume)."""
+        self._keep_shown_game()
         keeper = getattr(self.screen, "keeper", None)
         if isinstance(keeper, GameKeeper):
             keeper.release()
+
+    def _keep_shown_game(self) -> None:
+        """The game on the screen kept once more, as it stands now: its clock's time, spent since the last move."""
+        keep = getattr(self.screen, "keep_before_leaving", None)
+        if callable(keep):
+            keep()
 
     def action_recent_games(self) -> None:
         """The recent games, in place of the current screen (a game there is saved: it is among them)."""

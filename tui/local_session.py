@@ -215,8 +215,9 @@ class LocalSession(Generic[StateT]):
         else:
             for _ in range(max(0, plies - self._clock_plies)):
                 if self.simultaneous:  # both chose: each gets its increment, and the user's time runs again
-                    clock.moved(self.human)
-                    clock.moved(self.human.other)
+                    clock.stop()  # (not ``moved`` twice: that ran the opponent's time for an instant)
+                    for side in Side:
+                        clock.left[side] += clock.increment
                 else:
                     clock.moved(clock.running or Side(self.state.current_player()).other)
             clock.start(self._clock_side())

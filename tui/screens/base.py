@@ -316,6 +316,12 @@ class LocalGameScreen(NashplayScreen, Generic[StateT]):
         if problem is not None:
             self.nashplay.report_save_problem(problem)
 
+    def keep_before_leaving(self) -> None:
+        """The app leaves the game (quit, the menu): kept once more as it stands, so that a clock's time spent on the
+        move not yet made is kept too (a resumed game gave it back)."""
+        if not self.over:
+            self._keep()
+
     def new_game(self, state: StateT) -> None:
         """Start ``state``: the game played so far stays where it is kept (in progress: offered for resume)."""
         self.session.new_game(state)

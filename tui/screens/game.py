@@ -480,6 +480,12 @@ class GameScreen(BoardScreen):
         if self.keeper is not None:
             self.keeper.release()  # the game stays in its slot, offered for resume (by this or another nashplay)
 
+    def keep_before_leaving(self) -> None:
+        """The app leaves the game (quit, the menu): kept once more as it stands, so that a clock's time spent on the
+        move not yet made is kept too (a resumed game gave it back)."""
+        if not self.session.is_over:
+            self._keep()
+
     def _keep(self) -> None:
         """Save the game as it stands (in progress: its slot; over: its whole record in ``records/``)."""
         if self.keeper is None:
