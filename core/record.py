@@ -395,6 +395,26 @@ class Positions(Sequence[StateT]):
         self._recent = [*self._recent, (ply, state)][-self.RECENT :]
         return state
 
+    def __iter__(self) -> Iterator[StateT]:
+        """Every state in turn from ply 0, in time linear in the record, holding two states. ``Sequence``'s own
+        iteration asks each ply, and each ask is a copy: a heap game's state holds its history, so 10,000 plies
+        copied about 50 million history entries. Here two states take turns, each played on by two moves to reach
+        the ply after the other's: no copy a ply, each move played twice.
+
+        A state yielded stays the one at its ply until the one after the next is asked: read it, or pair it with the
+        next (``itertools.pairwise``: each ply with the one after it, no slice), and ``clone()`` one to keep it
+        (a ``list()`` of the iteration would hold two states, each many times)."""
+        states = [self._kept[0].clone()]
+        yield states[0]
+        for ply in range(1, len(self)):
+            if ply == 1:
+                states.append(states[0].clone())  # the second state, at ply 0: only for a record with moves
+            state = states[ply % 2]
+            if ply > 1:
+                self.record._play(state, ply - 2, self._first)
+            self.record._play(state, ply - 1, self._first)
+            yield state
+
     @property
     def stored(self) -> int:
         """How many states this holds (the kept ones and the last asked): about ``len / every``, not ``len``."""

@@ -14,6 +14,7 @@ never silently ignored.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -22,7 +23,7 @@ from core.errors import NotationError
 from core.game import Side
 from core.game_type import Parameter, resolve
 from core.games import GAME_TYPES, state_text, units_of
-from core.record import Record, printable
+from core.record import Positions, Record, printable
 from tui.arguments import parameter_type
 from tui.cli.common import StatusLine, file_problem, open_app, plural, seed_number
 
@@ -297,12 +298,14 @@ def _print_game_line(line: GameLine) -> None:
 # --------------------------------------------------------------------------------------------------- record files
 
 
-def _list_record(path: str, record: Record, states: Sequence[Game[Any, Any]], as_json: bool) -> None:
+def _list_record(path: str, record: Record, states: Positions[Game[Any, Any]], as_json: bool) -> None:
     """A record of any game as text (its tags, then each move or round with the state after it) or as one JSON
-    object. A round of a simultaneous game has no side (both players play it)."""
+    object. A round of a simultaneous game has no side (both players play it). The states are walked forward once,
+    each with the next (``Positions.__iter__``): a 10,000-move heap game kept a state a ply, about 830 MB."""
     simultaneous = record.game_kind == "simultaneous"
     moves: list[dict[str, Any]] = []
-    for ply, (recorded, before, after) in enumerate(zip(record.moves, states[:-1], states[1:], strict=True), start=1):
+    pairs = itertools.pairwise(states)
+    for ply, (recorded, (before, after)) in enumerate(zip(record.moves, pairs, strict=True), start=1):
         mover = None if simultaneous else getattr(before, "to_move", None)
         move: dict[str, Any] = {
             "ply": ply,
@@ -358,10 +361,14 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     shown = printable(args.file)
     try:
         record = Record.load(args.file)
-        states = record.replay_states()
+        # Every move checked before anything is shown. The list walks the states (``Positions``: a state every 100
+        # plies); the app's viewer keeps its own, so only the end is kept here.
+        states = record.positions() if args.list else None
+        if states is None:
+            record.final_state()
     except (NotationError, OSError) as error:
         parser.exit(2, f"nashplay replay: error: {printable(file_problem(args.file, error))}\n")
-    if args.list:
+    if states is not None:
         _list_record(shown, record, states, args.json)
         return 0
     side = Side.from_number(args.side or "1")
