@@ -9,8 +9,10 @@ Each test counts what is kept and played (states held, copies made, moves played
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,12 +20,17 @@ import pytest
 from cli_helpers import refused
 from test_bounded_inputs import long_nim_record
 from test_record_viewer import GAMES, game_record, geister_record
+from test_review import short_game
 
 from core.game import Game, Side
-from core.games import state_text
+from core.game_type import resolve
+from core.games import GAME_TYPES, state_text
+from core.geister import GeisterState
 from core.impartial import HeapGameState
 from core.record import CHECKPOINT_PLIES, MAX_RECORD_MOVES, Positions, Record
+from solvers.review.judging import Budget
 from tui.cli import main
+from tui.screens.review import ReviewScreen
 
 #: The most states a ``Positions`` of the longest record holds: one every ``CHECKPOINT_PLIES``, and the last asked.
 BOUND = MAX_RECORD_MOVES // CHECKPOINT_PLIES + 1 + Positions.RECENT
@@ -142,3 +149,67 @@ def test_a_long_record_that_goes_wrong_at_its_end_is_still_refused_in_one_line(
     record.save(path, durable=False)
     for argv in (["replay", str(path)], ["replay", "--list", str(path)]):
         assert "move 10000" in refused(argv, capsys)
+
+
+# --------------------------------------------------------------------------------------------------- review
+
+
+def test_review_of_a_10000_move_record_keeps_a_state_every_hundred_plies(
+    long_file: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    counts = Counts(monkeypatch)
+    assert main(["review", "--json", str(long_file)]) == 0
+    review = json.loads(capsys.readouterr().out)
+    assert review["plies"] == MAX_RECORD_MOVES and len(review["moves"]) == MAX_RECORD_MOVES
+    assert review["moves"][-1]["position"] == "90001"
+    (positions,) = counts.made
+    assert positions.stored <= BOUND
+    assert counts.clones <= BOUND + 4, counts.clones
+    assert counts.plays <= 3 * MAX_RECORD_MOVES + CHECKPOINT_PLIES, counts.plays
+
+
+def test_the_review_screen_keeps_a_state_every_hundred_plies(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(Record, "replay", every_state)
+    counts = Counts(monkeypatch)
+    screen = ReviewScreen(long_nim_record())
+    states = screen.states
+    assert isinstance(states, Positions) and len(states) == MAX_RECORD_MOVES + 1
+    assert states.stored <= BOUND and counts.clones <= BOUND
+    assert states[-1].heaps == (90_000,) and states[9_999].heaps == (90_001,) and states[0].heaps == (100_000,)
+    assert states.stored <= BOUND
+
+
+def test_a_geister_review_screen_keeps_its_positions_the_same_way(monkeypatch: pytest.MonkeyPatch) -> None:
+    record = geister_record("geister", plies=30)
+    expected = [state.position() for state in record.replay()]
+    monkeypatch.setattr(Record, "replay", every_state)
+    monkeypatch.setattr(Record, "replay_states", every_state)
+    screen = ReviewScreen(record)
+    try:
+        assert isinstance(screen.states, Positions) and screen.states.stored <= 1 + Positions.RECENT
+        assert [screen.states[ply].position() for ply in range(len(expected))] == expected
+        assert isinstance(screen.states[-1], GeisterState)
+    finally:
+        if screen._process is not None:
+            screen._process.shutdown()
+
+
+def judged_records() -> Iterator[tuple[str, Callable[[], Record]]]:
+    for name in GAMES:
+        yield name, functools.partial(game_record, name, rounds=12)
+    yield "mini-geister", short_game
+    yield "geister", lambda: geister_record("geister", plies=6)
+
+
+@pytest.mark.parametrize(("name", "make"), list(judged_records()))
+def test_the_judges_only_read_the_states_they_judge(name: str, make: Callable[[], Record]) -> None:
+    """The review walks its states forward (a state yielded is played on two states later): a judge that played on
+    the state it judges would judge the next move on a wrong one. Each judge, on every state kept apart, leaves them
+    as they were."""
+    record = make()
+    states = record.replay_states()
+    before = [snapshot(state) for state in states]
+    judge = resolve(GAME_TYPES[record.tags["Game"]].reviewer)
+    review = judge(record, states, lambda finished: None, Budget(None, 1, 0))
+    assert len(review.moves) >= len(record.moves) > 0
+    assert [snapshot(state) for state in states] == before

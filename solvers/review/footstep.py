@@ -10,6 +10,7 @@ the player, -2..2 (span 4).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from core.footstep import FootstepState
@@ -24,7 +25,7 @@ __all__ = ["review"]
 SPAN = 4.0
 
 
-def review(record: Record, states: list[Game[Any, Any]], tick: Tick, budget: Budget) -> Review:
+def review(record: Record, states: Sequence[Game[Any, Any]], tick: Tick, budget: Budget) -> Review:
     from solvers.footstep import load_solution
 
     start = states[0]

@@ -19,6 +19,7 @@ bad) is not judged, and the note says so.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from core.game import Game, Side
@@ -44,7 +45,7 @@ SCORE_TIE = 10
 SLICE_SECONDS = 0.25
 
 
-def review(record: Record, states: list[Game[Any, Any]], tick: Tick, budget: Budget) -> Review:
+def review(record: Record, states: Sequence[Game[Any, Any]], tick: Tick, budget: Budget) -> Review:
     from solvers.catalogue import advising_player, make_player
 
     name = advising_player("geister").name

@@ -20,6 +20,7 @@ worth with everything known, as data beside the judgement.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from core.errors import InvalidPositionError
@@ -43,7 +44,7 @@ RULE: Rule = "base"
 TIE = 1e-9
 
 
-def review(record: Record, states: list[Game[Any, Any]], tick: Tick, budget: Budget) -> Review:
+def review(record: Record, states: Sequence[Game[Any, Any]], tick: Tick, budget: Budget) -> Review:
     from solvers.advice.mini_geister import SEARCH_DEPTH
 
     game = record.tags["Game"]

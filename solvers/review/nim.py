@@ -9,6 +9,7 @@ and all are equally good: the best listed is the one that holds out longest (the
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from core.game import Game
@@ -23,7 +24,7 @@ __all__ = ["review"]
 SPAN = 2.0
 
 
-def review(record: Record, states: list[Game[Any, Any]], tick: Tick, budget: Budget) -> Review:
+def review(record: Record, states: Sequence[Game[Any, Any]], tick: Tick, budget: Budget) -> Review:
     from solvers.advice.nim import ENGINES
     from solvers.grundy import GrundyTable, analyse
 

@@ -1,15 +1,16 @@
 """``review_record``: a game record's review, by the judge of its game (``solvers.review``'s modules, one a game).
 
-The record is replayed first (``Record.replay_states``: a damaged record is refused before any judging), then each
-move is judged from its mover's point of view. ``progress(done, total)`` is told after each entry (and once at the
-start, with 0 done); ``should_stop()`` is asked between entries, and between the reports of Geister's search, and
-``ReviewCancelled`` ends the review when it says so. A module-level function of plain arguments: it pickles, so the
-app can run it in another process.
+The record is replayed first (``Record.positions``: a damaged record is refused before any judging; a state kept
+every 100 plies, not every ply, which for a 10,000-move heap game was about 830 MB), then each move is judged from
+its mover's point of view, the states walked forward once. ``progress(done, total)`` is told after each entry (and
+once at the start, with 0 done); ``should_stop()`` is asked between entries, and between the reports of Geister's
+search, and ``ReviewCancelled`` ends the review when it says so. A module-level function of plain arguments: it
+pickles, so the app can run it in another process.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from core.errors import NotationError, RecordError
@@ -23,8 +24,10 @@ from solvers.review.judging import Budget, Tick
 __all__ = ["DEFAULT_DEPTH", "ReviewCancelled", "beyond_limits", "entries_of", "review_record"]
 
 
-#: A game's judge (``GameType.reviewer``): the record, its replayed states, the tick, what a search may spend.
-Judge = Callable[[Record, list[Game[Any, Any]], Tick, Budget], Review]
+#: A game's judge (``GameType.reviewer``): the record, its replayed states, the tick, what a search may spend. The
+#: states are a ``Positions``: a judge reads them (never plays on one), the first by index, then in turn (a state
+#: iterated stays as it is until the one after the next is asked).
+Judge = Callable[[Record, Sequence[Game[Any, Any]], Tick, Budget], Review]
 
 
 class ReviewCancelled(Exception):  # noqa: N818 (the name the app and the screens code against)
@@ -84,7 +87,7 @@ def review_record(
     too_large = beyond_limits(record)
     if too_large is not None:
         raise RecordError(too_large)
-    states = record.replay_states()
+    states = record.positions()
     total = entries_of(record)
     done = 0
 

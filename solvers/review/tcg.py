@@ -10,6 +10,7 @@ so the equilibrium player's actions are always ``best``. Values are the player's
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from core.game import Game, Side
@@ -24,7 +25,7 @@ __all__ = ["review"]
 SPAN = 2.0
 
 
-def review(record: Record, states: list[Game[Any, Any]], tick: Tick, budget: Budget) -> Review:
+def review(record: Record, states: Sequence[Game[Any, Any]], tick: Tick, budget: Budget) -> Review:
     from solvers.advice.tcg import advise
     from solvers.tcg import load_solution
 

@@ -35,7 +35,7 @@ from core.game import Side
 from core.games import GAME_TYPES, units_of
 from core.geister import GeisterState
 from core.notation import Move
-from core.record import Record
+from core.record import Positions, Record
 from solvers.review import MARKS, THRESHOLDS, VERDICTS, MoveReview, Review
 from tui.config import GeisterConfig
 from tui.games import GAMES
@@ -225,7 +225,9 @@ class ReviewScreen(NashplayScreen):
         name = record.tags.get("Game", "")
         self.game_name = name if name in GAMES else None
         self.geister = record.is_geister
-        self.states: list[Any] = list(record.replay()) if self.geister else record.replay_states()
+        # The state before each move, shown as the list is browsed: a state every 100 plies (``Positions``), not every
+        # ply (a 10,000-move heap game's were about 830 MB). The moves are checked once here, as a replay does.
+        self.states: Positions[Any] = record.positions()
         self.review: Review | None = None
         #: "running", "done", "cancelled" or "failed"; ``progress``: (moves judged, moves in all).
         self.phase = "running"
