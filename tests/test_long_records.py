@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 from cli_helpers import refused
-from test_bounded_inputs import long_nim_record
+from test_bounded_inputs import in_place_of, long_nim_record, without_hanging
 from test_record_viewer import GAMES, game_record, geister_record
 from test_review import short_game
 
@@ -30,6 +30,7 @@ from core.impartial import HeapGameState
 from core.record import CHECKPOINT_PLIES, MAX_RECORD_MOVES, Positions, Record
 from solvers.review.judging import Budget
 from tui.cli import main
+from tui.opponents import MAX_BYTES, OpponentMemory
 from tui.screens.review import ReviewScreen
 
 #: The most states a ``Positions`` of the longest record holds: one every ``CHECKPOINT_PLIES``, and the last asked.
@@ -213,3 +214,29 @@ def test_the_judges_only_read_the_states_they_judge(name: str, make: Callable[[]
     review = judge(record, states, lambda finished: None, Budget(None, 1, 0))
     assert len(review.moves) >= len(record.moves) > 0
     assert [snapshot(state) for state in states] == before
+
+
+# --------------------------------------------------------------------------------------------------- profiles
+
+
+@pytest.mark.parametrize("kind", ["pipe", "folder", "device"])
+def test_a_profile_that_is_not_a_regular_file_is_said_in_one_line_and_forgotten(tmp_path: Path, kind: str) -> None:
+    """A named pipe in place of a profile was opened for reading: ``connect`` waited for ever for a writer."""
+    path = in_place_of(tmp_path / "them.json", kind)
+    memory = without_hanging(lambda: OpponentMemory.load("them", tmp_path), [path])
+    assert memory.games == [] and memory.problem is not None
+    assert "not a regular file" in memory.problem and "\n" not in memory.problem, memory.problem
+    said = memory.remember(geister_record("geister", plies=4), Side.P2)
+    if kind == "folder":
+        assert said is not None and "\n" not in said  # a folder is not written over
+    else:
+        assert said is None and len(OpponentMemory.load("them", tmp_path).games) == 1
+
+
+def test_a_profile_past_the_cap_is_refused_by_its_size_in_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "them.json"
+    with path.open("wb") as file:
+        file.truncate(MAX_BYTES + 1)
+    memory = OpponentMemory.load("them", tmp_path)
+    assert memory.games == [] and memory.problem is not None
+    assert "too large" in memory.problem and "\n" not in memory.problem, memory.problem

@@ -18,7 +18,7 @@ from typing import Any
 
 from core.errors import RecordError, clipped
 from core.game import Side
-from core.record import Record, write_text_atomically
+from core.record import Record, read_capped, write_text_atomically
 from tui.storage import state_dir
 
 __all__ = ["KEPT_GAMES", "OpponentMemory"]
@@ -48,15 +48,15 @@ class OpponentMemory:
     def load(cls, name: str, folder: Path | None = None) -> OpponentMemory:
         path = (folder or state_dir() / "opponents") / _file_name(name)
         try:
-            with path.open("rb") as file:
-                data = file.read(MAX_BYTES + 1)
+            # Only a regular file, and at most MAX_BYTES of it: a named pipe put there was waited on for ever.
+            data = read_capped(path, MAX_BYTES, "an opponent's profile")
         except FileNotFoundError:
             return cls(name, path, [])
         except OSError as error:
             return cls(name, path, [], f"cannot read {path}: {error.strerror or error}")
+        except RecordError as error:  # a named pipe, a folder, a device; a file past the cap
+            return cls(name, path, [], f"{error}; starting afresh")
         try:
-            if len(data) > MAX_BYTES:
-                raise ValueError(f"larger than {MAX_BYTES // 1024 // 1024} MB")
             stored: Any = json.loads(data)
             games = [(str(g["record"]), int(g["opponent"])) for g in stored["games"]]
             if any(side not in (1, 2) for _, side in games):
