@@ -193,18 +193,26 @@ def _linprog_row(b: FloatArray, presolve: bool = True) -> tuple[FloatArray, Floa
     a_ub = np.hstack([-b.T, np.ones((n, 1))])
     a_eq = np.hstack([np.ones((1, m)), np.zeros((1, 1))])
     bounds = [(0.0, None)] * m + [(None, None)]
-    res = linprog(
-        c,
-        A_ub=a_ub,
-        b_ub=np.zeros(n),
-        A_eq=a_eq,
-        b_eq=[1.0],
-        bounds=bounds,
-        method="highs",
-        options=_HIGHS_OPTIONS if presolve else {**_HIGHS_OPTIONS, "presolve": False},
-    )
-    if res.status != 0:
-        # Every matrix game's LP is feasible and bounded, so this is a numerical failure inside HiGHS.
+    # Every matrix game's LP is feasible and bounded, so a failure is numerical, inside HiGHS: seen on 4 x 4 games
+    # whose payoffs differ by 1e-8 ("Solve error", one in millions of TCG stage games) and on large near-degenerate
+    # ones (model status "unknown"). Each is tried again without presolve, then by the dual simplex alone, then by
+    # the interior-point method (which solved a 4 x 4 game on which both simplex variants failed).
+    attempts = [("highs", True)] if presolve else []
+    attempts += [("highs", False), ("highs-ds", False), ("highs-ipm", False)]
+    for method, with_presolve in attempts:
+        res = linprog(
+            c,
+            A_ub=a_ub,
+            b_ub=np.zeros(n),
+            A_eq=a_eq,
+            b_eq=[1.0],
+            bounds=bounds,
+            method=method,
+            options=_HIGHS_OPTIONS if with_presolve else {**_HIGHS_OPTIONS, "presolve": False},
+        )
+        if res.status == 0:
+            break
+    else:
         raise RuntimeError(f"HiGHS failed on a {m}x{n} matrix game: {res.message}")
     x = np.asarray(res.x[:m], dtype=np.float64)
     y = -np.asarray(res.ineqlin.marginals, dtype=np.float64)

@@ -7,6 +7,7 @@ Both solvers are computed here, in the test (nothing stored is read back); the f
 
 from __future__ import annotations
 
+import itertools
 import subprocess
 import sys
 from pathlib import Path
@@ -210,3 +211,19 @@ def test_warm_up_compiles_what_the_large_solves_use() -> None:
     footstep.warm_up()
     assert matrix._kernels_ready and footstep._kernels_ready
     assert footstep._footstep_level.signatures and matrix._enumerate_kernel.signatures  # compiled, not just wrapped
+
+
+def test_a_start_that_leads_nowhere_falls_back_to_one_half(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Newton's method from a bad start can wander (seen from an extrapolated start: hundreds of steps through
+    near-degenerate stage games); after ``NEWTON_STEPS`` the level starts again from 1/2 and still lands on the
+    reference's values, with a share left that never backs up."""
+    from solvers import tcg
+
+    rng = np.random.default_rng(3)
+    monkeypatch.setattr(tcg, "NEWTON_STEPS", 2)
+    monkeypatch.setattr(tcg, "stretch", lambda values, n: rng.random((n + 1) ** 2))
+    lefts: list[float] = []
+    fast = solve_tcg(30, progress=lambda step, residual, left: lefts.append(left))
+    reference = solve_by_sweeps(build_game(30))
+    np.testing.assert_allclose(fast.values, reference.values, rtol=0, atol=1e-9)
+    assert all(later <= earlier for earlier, later in itertools.pairwise(lefts)) and lefts[-1] == 0.0

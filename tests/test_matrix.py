@@ -662,3 +662,23 @@ def test_large_games_in_a_batch_use_lp() -> None:
     for g, a in enumerate(games):
         assert_equilibrium(a, rows[g], cols[g], values[g])
         assert values[g] == pytest.approx(textbook_lp_values(a)[0], abs=1e-7 * scale(a))
+
+
+def test_a_game_on_which_highs_fails_twice_is_solved_all_the_same() -> None:
+    """A TCG stage game met in a wandering Newton iteration (continuation values 1e-8 apart): the enumeration finds
+    no support pair within its tolerance, HiGHS's row LP is too inexact, and the column LP fails with "Solve error"
+    with and without presolve and by the dual simplex; the interior-point method solves it."""
+    game = np.array(
+        [
+            [0.05547778987422692, 0.0, 0.05547778987422692, 1.0],
+            [1.0, 0.05546650675023269, 0.05546650658404238, 1.0],
+            [0.05546995527868008, 0.05546650669310967, 0.05546650675023267, 1.0],
+            [0.0, 0.0, 0.0, 0.49969189128169317],
+        ]
+    )
+    for values, rows, cols in (
+        solve_batch(game[None]),
+        ([solve_lp(game).value], [solve_lp(game).row], [solve_lp(game).col]),
+    ):
+        assert exploitability(game, rows[0], cols[0]) < 1e-9
+        assert values[0] == pytest.approx(0.0554665066, abs=1e-9)
