@@ -264,3 +264,46 @@ def test_a_watched_ais_process_killed_is_replaced_and_one_that_dies_again_pauses
             assert len(watch.state.moves()) == 3, status()
 
     run(test)
+
+
+# ------------------------------------------------------------------------------------------------ the review's process
+
+
+def test_a_reviews_process_killed_is_said_in_one_line_and_r_reviews_again() -> None:
+    """A killed review process once ended the review with the pool's exception as its words ("BrokenProcessPool: A
+    process in the process pool was terminated abruptly ..."). Now the screen says in plain words that the process
+    stopped, and ``r`` reviews the record again in a fresh process, to the end."""
+    from screen_text import screen_text
+    from test_record_viewer import geister_record
+
+    from tui.screens.review import ReviewScreen
+
+    record = geister_record("mini-geister", plies=8, seed=1)
+
+    async def test() -> None:
+        app = NashplayApp(ai_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            # A depth no test could wait for: the review is still running when its process is killed.
+            screen = ReviewScreen(record, "Replay: test", depth=60)
+            assert screen._process is not None
+            pid = await asyncio.wrap_future(screen._process.submit(os.getpid))  # the worker the review runs in
+            await app.push_screen(screen)
+            await wait_for(pilot, lambda: screen.progress[1] == len(record.moves), "the review's start")
+            os.kill(pid, signal.SIGKILL)
+            await wait_for(pilot, lambda: screen.phase != "running", "the review's end")
+            assert screen.phase == "failed" and app.is_running
+            said = " ".join(str(screen.query_one("#review-progress").render()).split())
+            assert "the review's process stopped" in screen.problem and "Error" not in screen.problem, screen.problem
+            assert "the review's process stopped" in said and "r: again" in said, said
+            assert "Error" not in said and "Broken" not in said and "\n" not in said  # plain words, one line
+            assert "r Again" in screen_text(app).splitlines()[-1]
+            screen.depth = 1  # the review again, at a depth the test waits for
+            await pilot.press("r")
+            await wait_for(pilot, lambda: screen.phase != "running", "the review again")
+            assert screen.phase == "done", screen.problem
+            assert screen.review is not None and len(screen.review.moves) == len(record.moves)
+            await pilot.press("escape")
+        assert app.return_code in (0, None)
+
+    run(test)

@@ -18,6 +18,7 @@ import shutil
 import textwrap
 import time
 from collections.abc import Callable
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -62,6 +63,8 @@ WORDS = {"best": "best", "inaccuracy": "inaccuracy", "mistake": "mistake", "blun
 STOP_GRACE_SECONDS = 30.0
 #: How often the process's progress file is read.
 POLL_SECONDS = 0.1
+#: What the screen says when the review's process died during the review (a ``kill -9``, out of memory).
+PROCESS_STOPPED = "the review's process stopped (killed, or out of memory)"
 
 
 def mark_of(move: MoveReview, ascii_mode: bool) -> str:
@@ -396,7 +399,10 @@ class ReviewScreen(NashplayScreen):
         except ReviewCancelled as cancelled:
             self.post_message(self.Failed(run, str(cancelled), cancelled=True))
             return "cancelled"
-        except Exception as error:  # the process failed or died: said, and the screen stays usable
+        except BrokenProcessPool:  # killed, or out of memory: ``r`` asks a fresh process (``SearchProcess.submit``)
+            self.post_message(self.Failed(run, PROCESS_STOPPED))
+            return "failed"
+        except Exception as error:  # the review failed in its process: said, and the screen stays usable
             self.post_message(self.Failed(run, f"{type(error).__name__}: {error}"))
             return "failed"
         finally:
