@@ -278,6 +278,11 @@ class LearnerPlayer:
         curve = run_elsewhere(config) if elsewhere else learn(config)
         self.tables, self._size, self._turns = curve.tables, (n, k), []
 
+    def untrained(self, n: int, k: int) -> None:
+        """Start Footstep(n, k) from the uniform table, as the random player, learning only from the games it
+        finishes: what a screen falls back on when the training fails (its process killed, say)."""
+        self.tables, self._size, self._turns = BidTables(n, k, 1, LEARNER_TRAINING.marker), (n, k), []
+
     def choose(self, view: FootstepView, rng: random.Random, limit: Limit | None = None) -> int:
         own, other = view.own_points, view.opponent_points
         if own == 0:
@@ -333,17 +338,28 @@ def load_curve(path: str) -> LearningCurve:
         return LearningCurve(config, data["means"], data["ci95"], final_mean, (lo, hi), seconds, tables)
 
 
+class LearningStoppedError(RuntimeError):
+    """The learning process ended without its result (killed, out of memory, out of time, or it failed). Its text is
+    plain words, for a screen's message."""
+
+
 def run_elsewhere(config: LearningConfig, timeout: float = 600.0) -> LearningCurve:
     """``learn(config)`` in a separate Python process, so that its many small numpy calls never hold this process's
     interpreter lock (the app's event loop keeps answering keys). A plain subprocess, not multiprocessing: a spawned
-    child would re-import the parent's main module, which for the app is the app itself."""
+    child would re-import the parent's main module, which for the app is the app itself. ``LearningStoppedError`` when
+    the process ends without its result (a ``kill -9`` included)."""
     with tempfile.TemporaryDirectory(prefix="nashplay-learn-") as folder:
         out = os.path.join(folder, "curve.npz")
         command = [sys.executable, "-m", "solvers.footstep_learning", json.dumps(asdict(config)), out]
-        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False)
+        try:
+            done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False)
+        except subprocess.TimeoutExpired:
+            raise LearningStoppedError(f"the learning process took more than {timeout:g} s and was stopped") from None
+        if done.returncode < 0:
+            raise LearningStoppedError(f"the learning process was killed by signal {-done.returncode}")
         if done.returncode != 0:
             last = (done.stderr.strip().splitlines() or ["no message"])[-1]
-            raise RuntimeError(f"the learning process failed ({done.returncode}): {last}")
+            raise LearningStoppedError(f"the learning process failed (exit status {done.returncode}): {last}")
         return load_curve(out)
 
 

@@ -307,3 +307,125 @@ def test_a_reviews_process_killed_is_said_in_one_line_and_r_reviews_again() -> N
         assert app.return_code in (0, None)
 
     run(test)
+
+
+# ------------------------------------------------------------------------------------------------ Footstep's learner
+
+#: A Footstep game against the learner, two rounds in: resuming it trains the learner again, in a process of its own.
+LEARNER_GAME = '[Game "footstep"]\n[N "6"]\n[K "2"]\n[Start "6,6,0"]\n[Opponent "learner"]\n\n1. 1:1 2. 2:1 *\n'
+
+
+def child_running(module: str) -> int | None:
+    """The pid of a child of this process running ``python -m module``, if one is running."""
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            command = (entry / "cmdline").read_bytes().split(b"\0")
+        except (OSError, IndexError, ValueError):
+            continue  # gone meanwhile
+        if ppid == os.getpid() and module.encode() in command:
+            return int(entry.name)
+    return None
+
+
+async def kill_child(pilot: Pilot[None], module: str) -> None:
+    """``kill -9`` of the child running ``module`` once it has started, then wait until it is reaped."""
+    pid: int | None = None
+
+    def started() -> bool:
+        nonlocal pid
+        pid = child_running(module)
+        return pid is not None
+
+    await wait_for(pilot, started, f"{module}'s process")
+    assert pid is not None
+    os.kill(pid, signal.SIGKILL)
+    await wait_for(pilot, lambda: not Path(f"/proc/{pid}").exists(), f"{module}'s killed process reaped")
+
+
+@pytest.fixture
+def endless_learning(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The learner's training and the experiment's runs go on until they are killed (a million games each)."""
+    import dataclasses
+
+    from solvers import footstep_learning
+    from tui.screens import footstep_learning as experiment
+
+    training = dataclasses.replace(footstep_learning.LEARNER_TRAINING, games=1_000_000)
+    monkeypatch.setattr(footstep_learning, "LEARNER_TRAINING", training)
+    monkeypatch.setattr(experiment, "APP_GAMES", 1_000_000)
+    monkeypatch.setattr(experiment, "APP_RUNS", 1)
+
+
+@pytest.mark.usefixtures("endless_learning")
+def test_footsteps_learner_killed_in_training_starts_untrained_and_the_game_goes_on(state_dir: Path) -> None:
+    """A killed training once left the game waiting for a learner that never came ("A moment: still getting ready"
+    for ever; the message named the exception). Now the learner starts untrained (it bids at random, and learns from
+    the games it finishes), the screen says so in one line, and the resumed game goes on from its rounds."""
+    from core.record import Record
+    from tui.screens.footstep import FootstepScreen
+
+    slot = SaveStore(state_dir).new_slot()
+    slot.save(Record.parse(LEARNER_GAME), {})
+    slot.release()
+
+    async def test() -> None:
+        app = NashplayApp(ai_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            app.resume_game(slot.id)
+            await wait_for(pilot, lambda: isinstance(app.screen, FootstepScreen), "the resumed game")
+            screen = app.screen
+            assert isinstance(screen, FootstepScreen) and screen.state.history() == [(1, 1), (2, 1)]
+            await kill_child(pilot, "solvers.footstep_learning")
+            await wait_for(
+                pilot, lambda: screen.learner is not None or "failed" in screen.message_text, "the learner, or a word"
+            )
+            said = screen.message_text
+            assert screen.learner is not None, said
+            assert "The learner's training stopped" in said and "untrained" in said, said
+            assert "Error" not in said and "\n" not in said
+            await wait_for(pilot, lambda: screen.solution is not None, "the game solved")
+            await pilot.press("1", "enter")  # the user's bid: the game goes on against the untrained learner
+            assert len(screen.state.history()) == 3 and screen.state.history()[:2] == [(1, 1), (2, 1)]
+            saved = SaveStore(state_dir).slot(slot.id).load()
+            assert [move.text for move in saved.moves][:2] == ["1:1", "2:1"] and len(saved.moves) == 3
+            await pilot.press("q")
+        assert app.return_code == 0
+
+    run(test)
+
+
+@pytest.mark.usefixtures("endless_learning")
+def test_footsteps_experiment_killed_is_said_in_one_line_and_r_runs_it_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The learning curves' screen: a killed run said the exception's name ("RuntimeError: the learning process
+    failed (-9): no message"); now plain words, and ``r`` runs the experiment again, to the end."""
+    from textual.widgets import Static
+
+    from tui.screens import footstep_learning as experiment
+    from tui.screens.footstep_learning import FootstepLearningScreen
+
+    async def test() -> None:
+        app = NashplayApp(ai_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            screen = FootstepLearningScreen(6, 2)
+            await app.push_screen(screen)
+
+            def status() -> str:
+                return str(screen.query_one("#learn-status", Static).render())
+
+            await kill_child(pilot, "solvers.footstep_learning")
+            await wait_for(pilot, lambda: "stopped" in status() or "failed" in status(), "the run's end said")
+            said = status()
+            assert "The experiment stopped: the learning process was killed" in said and "r: run again" in said, said
+            assert "Error" not in said and "\n" not in said
+            monkeypatch.setattr(experiment, "APP_GAMES", 200)  # the run again, short enough to wait for
+            await pilot.press("r")
+            await wait_for(pilot, lambda: len(screen.curves) == 3, "the three learning curves")
+            assert "All learners done" in status()
+            await pilot.press("escape")
+
+    run(test)

@@ -34,7 +34,7 @@ from core.game import Side
 from solvers.advice.footstep import advise
 from solvers.catalogue import make_player, player_entry, players_for
 from solvers.footstep import FootstepSolution, load_solution
-from solvers.footstep_learning import BidTables, LearnerPlayer
+from solvers.footstep_learning import BidTables, LearnerPlayer, LearningStoppedError
 from solvers.players import tell_game_over
 from tui.config import FOOTSTEP_APP_MAX, FootstepConfig
 from tui.game_life import takebacks_allowed
@@ -106,16 +106,14 @@ class FootstepScreen(LocalGameScreen[FootstepState]):
         ("Back to the menu", "Choose another game", "menu"),
     ]
 
-    class Failed(Message):
-        def __init__(self, what: str) -> None:
-            super().__init__()
-            self.what = what
-
     class LearnerReady(Message):
-        def __init__(self, size: tuple[int, int], learner: LearnerPlayer) -> None:
+        """The learner for ``size``, trained; or untrained when its training failed (``why`` says how)."""
+
+        def __init__(self, size: tuple[int, int], learner: LearnerPlayer, why: str = "") -> None:
             super().__init__()
             self.size = size
             self.learner = learner
+            self.why = why
 
     game_name = "footstep"
 
@@ -217,11 +215,18 @@ class FootstepScreen(LocalGameScreen[FootstepState]):
 
     @work(thread=True, exclusive=True, group="footstep-learner", exit_on_error=False)
     def train_learner(self, n: int, k: int) -> None:
+        """Train the learner in its process; when that fails (the process killed, say), the learner starts untrained
+        rather than the game waiting for it for ever."""
         learner = make_player("learner", "footstep")
         try:
             learner.train(n, k, elsewhere=True)
-        except Exception as error:
-            self.post_message(self.Failed(f"Training the learner failed: {type(error).__name__}: {error}"))
+        except LearningStoppedError as error:
+            learner.untrained(n, k)
+            self.post_message(self.LearnerReady((n, k), learner, str(error)))
+            return
+        except Exception as error:  # not the process: a fault of its own, named
+            learner.untrained(n, k)
+            self.post_message(self.LearnerReady((n, k), learner, f"{type(error).__name__}: {error}"))
             return
         self.post_message(self.LearnerReady((n, k), learner))
 
@@ -238,10 +243,6 @@ class FootstepScreen(LocalGameScreen[FootstepState]):
             self.solver.finished()
             self.say(f"Solving Footstep({self.n}, {self.k}) failed: {event.error}")
 
-    @on(Failed)
-    def _failed(self, event: Failed) -> None:
-        self.say(event.what)
-
     @on(SolveDone)
     def _solved(self, event: SolveDone) -> None:
         if not self.solver.wants(event):
@@ -257,7 +258,15 @@ class FootstepScreen(LocalGameScreen[FootstepState]):
     def _learner_ready(self, event: LearnerReady) -> None:
         if event.size == self.game_size and self.opponent == "learner":
             self.opponent_player = event.learner
-            self.say("The learner has trained: it plays (and keeps learning) from now on.")
+            if event.why:
+                self.say(
+                    f"The learner's training stopped ({event.why}): it plays untrained, at random, and learns from "
+                    "every game it finishes.",
+                    "The learner's training stopped: it plays untrained, at random, and learns as it goes.",
+                    "The learner's training stopped: it plays untrained.",
+                )
+            else:
+                self.say("The learner has trained: it plays (and keeps learning) from now on.")
             self._new_round()
 
     # ---- rounds

@@ -15,7 +15,7 @@ from textual.widgets import Header, Static
 from textual.worker import get_current_worker
 
 from solvers.footstep import FootstepSolution, exact_vs_random
-from solvers.footstep_learning import RULES, LearningConfig, LearningCurve, run_elsewhere
+from solvers.footstep_learning import RULES, LearningConfig, LearningCurve, LearningStoppedError, run_elsewhere
 from tui import plot
 from tui.screens.base import NashplayScreen
 from tui.widgets.footer import NashplayFooter
@@ -52,9 +52,10 @@ class FootstepLearningScreen(NashplayScreen):
             self.run = run
 
     class Failed(Message):
-        def __init__(self, what: str) -> None:
+        def __init__(self, what: str, run: int) -> None:
             super().__init__()
             self.what = what
+            self.run = run
 
     game_name = "footstep"
 
@@ -97,8 +98,10 @@ class FootstepLearningScreen(NashplayScreen):
                     return
                 config = LearningConfig(rule, n, k, games=APP_GAMES, runs=APP_RUNS, seed=run)
                 self.post_message(self.Curve(run_elsewhere(config), run))
+        except LearningStoppedError as error:  # its process killed, say: plain words, and r runs it again
+            self.post_message(self.Failed(f"The experiment stopped: {error}. r: run again", run))
         except Exception as error:
-            self.post_message(self.Failed(f"The experiment failed: {type(error).__name__}: {error}"))
+            self.post_message(self.Failed(f"The experiment failed: {type(error).__name__}: {error}. r: run again", run))
 
     @on(Levels)
     def _levels(self, event: Levels) -> None:
@@ -118,7 +121,8 @@ class FootstepLearningScreen(NashplayScreen):
 
     @on(Failed)
     def _failed(self, event: Failed) -> None:
-        self.query_one("#learn-status", Static).update(event.what)
+        if event.run == self.run:  # an older run's end is stale
+            self.query_one("#learn-status", Static).update(event.what)
 
     def on_resize(self) -> None:
         self.redraw()
