@@ -53,10 +53,17 @@ class MarkovGame:
     ``order``, when given, is an elimination order of the states for the policy evaluation's sparse LU (a
     permutation of ``0..S-1``): a game that knows its geometry can give a nested dissection, which keeps the
     factors far smaller than a general-purpose ordering does (TCG at n = 1000: 117 million entries, 7 s).
+
+    ``mirror``, when given, says the game is symmetric: an involution of the states such that the game at
+    ``mirror[s]`` is the game at ``s`` with the players' roles swapped, ``successor[mirror[s], j, i]`` being
+    ``successor[s, i, j]`` mirrored (a state by ``mirror``, ``WIN1`` and ``WIN2`` swapped). Then
+    ``V(mirror[s]) = 1 - V(s)``, and the policy evaluation solves for one state of each mirrored pair only
+    (``_solve_folded``): half the unknowns, under half the LU's time and memory.
     """
 
     successor: np.ndarray
     order: np.ndarray | None = None
+    mirror: np.ndarray | None = None
 
     @property
     def states(self) -> int:
@@ -150,6 +157,11 @@ def solve(
             progress(step, residual, left)
         if residual <= tolerance:
             break
+        if game.mirror is not None:
+            # Player 1's stage strategy at the mirrored state is an equilibrium strategy of player 2 here (the
+            # mirrored stage game is 1 - A^T at antisymmetric values): with it the chain is symmetric, and so are
+            # the values it gives, which the evaluation folds.
+            cols = rows[game.mirror]
         values = evaluate(game, rows, cols, fallback=stage_values)
     # The strategies returned come from the enumeration's tie-break at the final values (deterministic).
     stage_values, rows, cols = _stage_solve(game.stage_matrices(values), rows, cols, compiled, exact=True)
@@ -310,7 +322,12 @@ def evaluate(game: MarkovGame, rows: np.ndarray, cols: np.ndarray, fallback: np.
     if not live.any():
         return values
     if game.order is not None:
-        values[live] = _solve_in_order(transitions, win1, live, fallback, game.order)[live]
+        folded = game.mirror is not None and np.array_equal(cols, rows[game.mirror])
+        if folded and game.mirror is not None:
+            solved = _solve_folded(transitions, win1, live, fallback, game.order, game.mirror)
+        else:
+            solved = _solve_in_order(transitions, win1, live, fallback, game.order)
+        values[live] = solved[live]
         ordered: np.ndarray = np.clip(values, 0.0, 1.0)
         return ordered
     index = np.flatnonzero(live)
@@ -358,6 +375,62 @@ def _solve_in_order(
     factors = spla.splu(matrix, permc_spec="NATURAL", diag_pivot_thresh=0.0, options={"SymmetricMode": True})
     values = fallback.copy()
     values[sequence] = factors.solve(rhs)
+    return values
+
+
+def _solve_folded(
+    transitions: sp.csr_matrix,
+    win1: np.ndarray,
+    live: np.ndarray,
+    fallback: np.ndarray,
+    order: np.ndarray,
+    mirror: np.ndarray,
+) -> np.ndarray:
+    """``_solve_in_order`` for a symmetric chain (``MarkovGame.mirror``, and player 2 playing player 1's mirrored
+    strategy), with ``V(mirror[s]) = 1 - V(s)`` put in: unknowns only for the states ``s < mirror[s]``; a state that
+    is its own mirror is worth 1/2, and the stuck states' fallback is made antisymmetric first.
+
+    Row s of the folded system: ``V(s) - sum_u (P[s, u] - P[s, mirror u]) V(u) = w1(s) + sum_u P[s, mirror u]
+    + (1/2) P[s, self-mirrored] + P[s, stuck] fallback``, over the kept states u. It is no longer an M-matrix (the
+    mirrored moves enter with a plus), but it is still diagonally dominant by rows (the diagonal gains what the
+    mirror of s takes), so again no pivoting is needed and the order is kept. A factorisation that fails all the
+    same falls back to the unfolded solve."""
+    count = transitions.shape[0]
+    fallback = (fallback + 1.0 - fallback[mirror]) / 2.0
+    keep = live & (np.arange(count) < mirror)
+    sequence = order[keep[order]]
+    rank = np.full(count, -1, dtype=np.int64)
+    rank[sequence] = np.arange(sequence.size)
+    # Where each move lands, folded: a kept state (sign +1), the mirror of a kept state (-1, and a constant 1), a
+    # state that is its own mirror (constant 1/2), or a stuck state (constant: its fallback).
+    coo = transitions.tocoo()
+    rows_kept = keep[coo.row]
+    row, col, data = rank[coo.row[rows_kept]], coo.col[rows_kept], coo.data[rows_kept]
+    direct = keep[col]
+    mirrored = live[col] & ~keep[col] & (mirror[col] != col)
+    constant = np.where(mirrored, data, 0.0) + np.where(live[col] & (mirror[col] == col), 0.5 * data, 0.0)
+    constant += np.where(~live[col], data * fallback[col], 0.0)
+    size = sequence.size
+    diagonal = np.arange(size)
+    matrix = sp.csc_matrix(
+        (
+            np.concatenate([-data[direct], data[mirrored], np.ones(size)]),
+            (
+                np.concatenate([row[direct], row[mirrored], diagonal]),
+                np.concatenate([rank[col[direct]], rank[mirror[col[mirrored]]], diagonal]),
+            ),
+        ),
+        shape=(size, size),
+    )
+    rhs = win1[sequence] + np.bincount(row, weights=constant, minlength=size)
+    try:
+        factors = spla.splu(matrix, permc_spec="NATURAL", diag_pivot_thresh=0.0, options={"SymmetricMode": True})
+    except RuntimeError:  # singular to SuperLU: not seen
+        return _solve_in_order(transitions, win1, live, fallback, order)
+    values = fallback.copy()
+    values[sequence] = factors.solve(rhs)
+    values[mirror[sequence]] = 1.0 - values[sequence]
+    values[live & (mirror == np.arange(count))] = 0.5
     return values
 
 

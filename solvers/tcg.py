@@ -62,7 +62,8 @@ def build_game(n: int) -> MarkovGame:
     successor = np.where((new1 < 0) & (new2 >= 0), WIN2, successor)
     successor = np.where((new2 < 0) & (new1 >= 0), WIN1, successor)
     successor = np.where((new1 < 0) & (new2 < 0), 0, successor)
-    return MarkovGame(np.ascontiguousarray(successor), order=nested_dissection(n))
+    mirror = (np.arange(n + 1)[None, :] * (n + 1) + np.arange(n + 1)[:, None]).ravel()  # (i1, i2) -> (i2, i1)
+    return MarkovGame(np.ascontiguousarray(successor), order=nested_dissection(n), mirror=mirror)
 
 
 def nested_dissection(n: int) -> np.ndarray:

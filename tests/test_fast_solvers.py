@@ -22,6 +22,10 @@ from solvers.tcg import COARSEST_N, build_game, coarse_sizes, nested_dissection,
 
 ROOT = Path(__file__).resolve().parents[1]
 
+# The compiled kernels (numba) compile once per process that first calls them, some seconds each: their tests share
+# one worker with test_footstep_solver's compiled ones, so a run compiles them once, not once per worker.
+pytestmark = pytest.mark.xdist_group("compiled-solvers")
+
 
 @pytest.mark.parametrize("n", [2, 3, 7, COARSEST_N, COARSEST_N + 1, 37, 50])
 def test_tcg_values_and_strategies_equal_the_reference_solver(n: int) -> None:
@@ -227,3 +231,31 @@ def test_a_start_that_leads_nowhere_falls_back_to_one_half(monkeypatch: pytest.M
     reference = solve_by_sweeps(build_game(30))
     np.testing.assert_allclose(fast.values, reference.values, rtol=0, atol=1e-9)
     assert all(later <= earlier for earlier, later in itertools.pairwise(lefts)) and lefts[-1] == 0.0
+
+
+@pytest.mark.parametrize("n", [1, 2, 5, 12])
+def test_the_mirror_swaps_the_players(n: int) -> None:
+    """``MarkovGame.mirror``'s promise, for TCG: the game at (i2, i1) is the game at (i1, i2) with the players'
+    roles swapped (moves mirrored, wins swapped)."""
+    game = build_game(n)
+    assert game.mirror is not None
+    mirror = game.mirror
+    assert np.array_equal(mirror[mirror], np.arange(game.states))
+    swapped = np.where(game.successor == WIN1, WIN2, np.where(game.successor == WIN2, WIN1, mirror[game.successor]))
+    np.testing.assert_array_equal(game.successor[mirror].transpose(0, 2, 1), swapped)
+
+
+def test_the_folded_evaluation_is_the_unfolded_one_for_symmetric_strategies() -> None:
+    game = build_game(20)
+    assert game.mirror is not None
+    rng = np.random.default_rng(1)
+    rows = rng.dirichlet(np.ones(4), size=game.states)
+    rows[rng.random(game.states) < 0.3, 3] = 0.0  # some supports without the strong attack
+    rows /= rows.sum(axis=1, keepdims=True)
+    cols = rows[game.mirror]
+    fallback = rng.random(game.states)
+    fallback = (fallback + 1 - fallback[game.mirror]) / 2
+    plain = evaluate(MarkovGame(game.successor), rows, cols, fallback)
+    folded = evaluate(game, rows, cols, fallback)
+    np.testing.assert_allclose(folded, plain, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(folded + folded[game.mirror], 1.0, atol=1e-12)

@@ -14,6 +14,9 @@ from solvers import cache, footstep
 from solvers.footstep import CACHE_VERSION, FootstepSolution, exact_vs_random, pure_commitment_values
 from solvers.matrix import exploitability, solve_lp
 
+#: Tests of the compiled simplex (numba): on the worker of test_fast_solvers, so a run compiles the kernels once.
+compiled = pytest.mark.xdist_group("compiled-solvers")
+
 
 @pytest.fixture(scope="module")
 def simplified() -> FootstepSolution:
@@ -75,6 +78,7 @@ def test_every_stored_mix_is_an_equilibrium_of_its_stage_game(simplified: Footst
     assert worst < 1e-8
 
 
+@compiled
 @pytest.mark.parametrize("size", ["simplified", "standard"])
 def test_start_value_is_zero_and_the_game_is_symmetric(size: str, request: pytest.FixtureRequest) -> None:
     solution: FootstepSolution = request.getfixturevalue(size)
@@ -91,6 +95,7 @@ def test_start_value_is_zero_and_the_game_is_symmetric(size: str, request: pytes
     assert solution.stats.matrix_games == n * n * (2 * k - 1)
 
 
+@compiled
 def test_standard_game_first_turn_is_mixed(standard: FootstepSolution) -> None:
     mix = standard.mix(FootstepPosition(50, 50, 0), Side.P1)
     assert len(mix) > 1 and sum(mix.values()) == pytest.approx(1.0)
@@ -173,6 +178,7 @@ def test_states_outside_the_game_are_refused(simplified: FootstepSolution) -> No
         FootstepSolution.compute(0, 3)
 
 
+@compiled
 @pytest.mark.parametrize(("n", "k"), [(25, 4), (30, 5)])
 def test_values_equal_the_reference_solver(n: int, k: int) -> None:
     """The compiled simplex against the solver it replaced (numpy, dominance, HiGHS block LPs): the same values to
@@ -185,6 +191,7 @@ def test_values_equal_the_reference_solver(n: int, k: int) -> None:
     assert fast.stats.lp_calls == 0  # and the simplex solved them all
 
 
+@compiled
 def test_the_simplex_solves_random_and_degenerate_games_as_highs_does() -> None:
     footstep._compiled()
     rng = np.random.default_rng(4)
@@ -200,6 +207,7 @@ def test_the_simplex_solves_random_and_degenerate_games_as_highs_does() -> None:
                 assert float(x @ game @ y) == pytest.approx(solve_lp(game).value, abs=1e-9)
 
 
+@compiled
 def test_a_game_the_simplex_gives_up_on_goes_to_highs() -> None:
     """The safety net, called directly (the simplex has not given up below n = 100): HiGHS on the game without its
     dominated bids, or the simplex's answer if that is less exploitable; either way an equilibrium."""
