@@ -1,12 +1,16 @@
-"""Footstep solver: the full backward induction for (20, 3) and (50, 4), next to the straightforward way.
+"""Footstep solver: the full backward induction for (20, 3) and (50, 4), next to the ways it replaced.
 
-The straightforward way: one scipy HiGHS LP per state on its whole stage game, no saddle-point test, no dominance
-pruning, no batching (what the issue's "about 37 s" for (50, 4) refers to). Both run here, in the same process, and
-their values are compared. Also timed: the pure-commitment game, the exact scores against random, and a learning run.
+Measured in the same run, with the values compared: the solver as it was until the compiled simplex
+(``FootstepSolution.compute_reference``: numpy, a dominance pass, one HiGHS block LP per level), and the
+straightforward way (one scipy HiGHS LP per state on its whole stage game, no saddle-point test, no dominance pruning,
+no batching: what the issue's "about 37 s" for (50, 4) refers to). The compiled kernels are loaded (or compiled) by a
+warm-up solve first, timed on its own. Also timed: the pure-commitment game, the exact scores against random, and a
+learning run.
 
     python benchmarks/footstep.py [--sizes 20,3:50,4] [--no-baseline]
 
-Ends with one JSON line: {"20,3": {"seconds": ..., "baseline_seconds": ..., "peak_mib": ...}, "50,4": {...}}.
+Ends with one JSON line: {"20,3": {"seconds": ..., "reference_seconds": ..., "baseline_seconds": ...,
+"peak_mib": ...}, "50,4": {...}, "warm_up_seconds": ..., "learning": {...}}.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from core.footstep import legal_bids
-from solvers.footstep import FootstepSolution, exact_vs_random, pure_commitment_values
+from solvers.footstep import COMPILED_FROM, FootstepSolution, exact_vs_random, pure_commitment_values
 from solvers.footstep_learning import LearningConfig, learn
 from solvers.matrix import solve_lp
 
@@ -50,22 +54,38 @@ def main() -> None:
     parser.add_argument("--sizes", default="20,3:50,4", help="n,k pairs separated by colons")
     parser.add_argument("--no-baseline", action="store_true", help="skip the one-LP-per-state baseline")
     args = parser.parse_args()
-    figures: dict[str, dict[str, float]] = {}
+    figures: dict[str, dict[str, float] | float] = {}
+    started = time.perf_counter()
+    FootstepSolution.compute(25, 4)  # a small game that takes the compiled way: numba and the kernels load
+    warm_up = time.perf_counter() - started
+    print(f"warm-up (numba imported, kernels loaded or compiled): {warm_up:.2f} s")
+    figures["warm_up_seconds"] = round(warm_up, 2)
     for pair in args.sizes.split(":"):
         n, k = (int(x) for x in pair.split(","))
         started = time.perf_counter()
         solution = FootstepSolution.compute(n, k)
         seconds = time.perf_counter() - started
+        reference = FootstepSolution.compute_reference(n, k)
         # Memory in a second run: tracemalloc slows numpy-heavy code several times, so it never shares the timing.
         tracemalloc.start()
         FootstepSolution.compute(n, k)
         _, peak = tracemalloc.get_traced_memory()
         tracemalloc.stop()
         stats = solution.stats
-        row: dict[str, float] = {"seconds": round(seconds, 3), "peak_mib": round(peak / 2**20, 1)}
+        differ = float(np.max(np.abs(solution.values - reference.values)))
+        row: dict[str, float] = {
+            "seconds": round(seconds, 3),
+            "peak_mib": round(peak / 2**20, 1),
+            "reference_seconds": round(reference.stats.seconds, 3),
+            "reference_speedup": round(reference.stats.seconds / seconds, 1),
+            "reference_max_value_diff": differ,
+        }
+        way = "simplex" if stats.matrix_games >= COMPILED_FROM else "HiGHS (the reference's way below COMPILED_FROM)"
         print(
-            f"({n}, {k}): {stats.states:,} states, {stats.matrix_games:,} matrix games, {stats.lp_games:,} by LP in "
-            f"{stats.lp_calls} HiGHS calls: {seconds:.2f} s, peak {peak / 2**20:.1f} MiB (traced, in a second run)"
+            f"({n}, {k}): {stats.states:,} states, {stats.matrix_games:,} matrix games, {stats.lp_games:,} by "
+            f"{way}, {stats.lp_calls} HiGHS calls: {seconds:.3f} s, peak {peak / 2**20:.1f} MiB (traced, in a second "
+            f"run)\n  the solver as it was (numpy, dominance, {reference.stats.lp_calls} HiGHS block LPs): "
+            f"{reference.stats.seconds:.2f} s ({reference.stats.seconds / seconds:.1f}x); values differ by {differ:.1e}"
         )
         started = time.perf_counter()
         pure = pure_commitment_values(n, k)[n, n, k]
