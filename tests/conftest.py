@@ -7,11 +7,12 @@ started or on what an earlier run left behind:
   runner without job control) with SIGINT ignored, and every process started from it inherits that: the tests that
   press Ctrl-C on a real ``nashplay`` command then wait for a command that cannot hear it. The tests start their
   commands as a terminal does, with the default handler.
-* **one compiled-engine cache for the run** (``NUMBA_CACHE_DIR``, a fresh folder removed at the end): each test has
+* **one compiled-kernel cache for the run** (``NUMBA_CACHE_DIR``, a fresh folder removed at the end): each test has
   its own nashplay cache folder, and without this every ``nashplay`` command and search process a test starts would
-  compile the engine again (seconds each). The tests of the cache itself set their own folders. The engine is
-  compiled into it once, by a process started here while the workers start and collect the tests, and every test
-  waits for that before its first (so no two workers compile it at once, and no command a test starts does).
+  compile the engine again (seconds each). The tests of the cache itself set their own folders. The Geister engine
+  and the solvers' kernels are compiled into it once, by two processes started here (side by side) while the
+  workers start and collect the tests, and every test waits for them before its first (so no two workers compile
+  them at once, and no command a test starts does).
 * **one bytecode cache for the run** (``PYTHONPYCACHEPREFIX``, a fresh folder removed at the end, nothing written
   beside the sources): a machine may set ``PYTHONDONTWRITEBYTECODE`` (this one's containers do), and then both
   workers rewrite the asserts of every test module themselves and every ``nashplay`` command a test starts compiles
@@ -192,24 +193,30 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    if _COMPILING is not None and _COMPILING.poll() is None:
-        _COMPILING.kill()
-        _COMPILING.wait()
+    for compiling in _COMPILING:
+        if compiling.poll() is None:
+            compiling.kill()
+            compiling.wait()
     for created in (_CREATED_NUMBA_CACHE, _CREATED_PYCACHE):
         if created is not None:
             shutil.rmtree(created, ignore_errors=True)
 
 
-#: The process compiling the engine into the run's cache, started by the controller.
-_COMPILING: subprocess.Popen[bytes] | None = None
-COMPILE_ENGINE = """
+#: The processes compiling the kernels into the run's cache, started by the controller.
+_COMPILING: list[subprocess.Popen[bytes]] = []
+#: What each compiling process compiles (side by side, one a core): the Geister engine, and the solvers' kernels
+#: (the batched matrix games of TCG's solve, Footstep's levels), which every worker otherwise compiled itself at its
+#: first TCG or Footstep solve.
+COMPILE = {
+    "engine": "from solvers.geister_engine import kernel, search; kernel.warm_up(); search.warm_up()",
+    "solvers": "from solvers import footstep, matrix; matrix.warm_up(); footstep.warm_up()",
+}
+COMPILE_SCRIPT = """
 import sys
 from pathlib import Path
 done = Path(sys.argv[1])
 try:
-    from solvers.geister_engine import kernel, search
-    kernel.warm_up()
-    search.warm_up()
+    exec(sys.argv[2])
     done.write_text("compiled")
 except BaseException as error:
     done.write_text(f"not compiled: {error!r}")
@@ -218,16 +225,20 @@ except BaseException as error:
 
 
 def _start_compiling(cache: Path) -> None:
-    global _COMPILING
-    done = cache / "compiled"
-    os.environ["NASHPLAY_TEST_ENGINE_COMPILED"] = str(done)
-    _COMPILING = subprocess.Popen(
-        [sys.executable, "-c", COMPILE_ENGINE, str(done)],
-        cwd=Path(__file__).resolve().parents[1],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    markers = []
+    for what, code in COMPILE.items():
+        done = cache / f"compiled-{what}"
+        markers.append(str(done))
+        _COMPILING.append(
+            subprocess.Popen(
+                [sys.executable, "-c", COMPILE_SCRIPT, str(done), code],
+                cwd=Path(__file__).resolve().parents[1],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+        )
+    os.environ["NASHPLAY_TEST_ENGINE_COMPILED"] = os.pathsep.join(markers)
 
 
 @pytest.fixture(scope="session")
@@ -254,9 +265,9 @@ def use_shared_solved_tables(shared_solved_tables: Path, state_dir: Path, monkey
 def engine_compiled() -> None:
     """Waits for the run's compilation of the engine (see the module docstring). If it failed, the tests compile it
     themselves, as a user's first search does."""
-    marker = os.environ.get("NASHPLAY_TEST_ENGINE_COMPILED")
-    if marker is not None:
-        wait_until(Path(marker).exists, "the engine's compilation for the test run", poll=0.1)
+    markers = os.environ.get("NASHPLAY_TEST_ENGINE_COMPILED")
+    for marker in markers.split(os.pathsep) if markers else ():
+        wait_until(Path(marker).exists, "the kernels' compilation for the test run", poll=0.1)
 
 
 @pytest.fixture(autouse=True)
