@@ -23,7 +23,8 @@ import signal
 import threading
 from collections import Counter
 from collections.abc import Callable, Generator
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed, wait
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import closing
 from dataclasses import dataclass, field
 from multiprocessing import get_context
@@ -37,7 +38,16 @@ from solvers.catalogue import make_player, player_entry
 from solvers.players import Limit, tell_game_over
 from solvers.stats import Z95, wilson
 
-__all__ = ["GameParams", "GameResult", "GameSpec", "MatchResult", "game_specs", "play_game", "run_match"]
+__all__ = [
+    "GameParams",
+    "GameResult",
+    "GameSpec",
+    "MatchResult",
+    "WorkersStoppedError",
+    "game_specs",
+    "play_game",
+    "run_match",
+]
 
 #: Steps (moves or rounds) after which a game that has not ended counts as a draw: TCG can go round for ever.
 MAX_STEPS = 2_000
@@ -45,6 +55,9 @@ MAX_STEPS = 2_000
 #: games before it (at most ``LEARNING_HISTORY`` of them, the latest).
 LEARNING_BATCH = 10
 LEARNING_HISTORY = 40
+#: A worker process that dies (``kill -9``, out of memory) breaks its pool: the games it left unfinished are played in
+#: a fresh pool, with the same seeds. A game left unfinished by this many broken pools stops the match instead.
+MAX_TRIES = 3
 
 
 @dataclass(frozen=True)
@@ -222,6 +235,15 @@ def game_specs(
     return specs
 
 
+class WorkersStoppedError(RuntimeError):
+    """A match stopped because its worker processes kept dying. Its text is plain words; ``match`` holds the games
+    finished before (``run_match`` sets it)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.match: MatchResult | None = None
+
+
 @dataclass
 class MatchResult:
     names: tuple[str, str]
@@ -308,8 +330,13 @@ def run_match(
     params: GameParams = NO_PARAMS,
     a_side: Side | None = None,
     first: Side | None = None,
+    restarted: Callable[[str], None] | None = None,
 ) -> MatchResult:
-    """Play the match, on ``workers`` processes (1: in this process); ``progress`` hears after every game."""
+    """Play the match, on ``workers`` processes (1: in this process); ``progress`` hears after every game.
+
+    A worker process that dies breaks the pool: the games not finished are played again in a fresh one, with the
+    same seeds (so the match's games are the same), and ``restarted`` hears it in one line. A game left unfinished
+    ``MAX_TRIES`` times raises ``WorkersStoppedError``, with the games finished before in its ``match``."""
     for name in names:
         make_player(name, game)  # fail early, in this process, on an unknown name or a player of another game
     if save_dir is not None:
@@ -328,12 +355,17 @@ def run_match(
         # ``closing``: an exception here (Ctrl-C in ``progress``) stops the workers now, not when the generator is
         # collected.
         finished = []
-        with closing(_results(batch, workers)) as results:
-            for result in results:
-                match.results.append(result)
-                finished.append(result)
-                if progress is not None:
-                    progress(match)
+        try:
+            with closing(_results(batch, workers, restarted)) as results:
+                for result in results:
+                    match.results.append(result)
+                    finished.append(result)
+                    if progress is not None:
+                        progress(match)
+        except WorkersStoppedError as stopped:
+            match.results.sort(key=lambda r: r.index)
+            stopped.match = match
+            raise
         history.extend((r.record, int(r.a_side)) for r in sorted(finished, key=lambda r: r.index) if r.record)
     match.results.sort(key=lambda r: r.index)
     return match
@@ -345,21 +377,59 @@ def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _results(specs: list[GameSpec], workers: int) -> Generator[GameResult, None, None]:
+def _results(
+    specs: list[GameSpec], workers: int, restarted: Callable[[str], None] | None = None
+) -> Generator[GameResult, None, None]:
+    """The games' results as they finish. A worker that dies breaks its pool (its futures, and those of the games
+    the other workers were playing or had not begun, fail with ``BrokenProcessPool``): the games finished are kept,
+    the others are played in a fresh pool, from the same specs (so the same seeds)."""
     if workers <= 1:
         for spec in specs:
             yield play_game(spec)
         return
-    # ``spawn``: fresh interpreters, the same on every platform, and safe whatever threads the parent runs.
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"), initializer=_ignore_interrupts)
-    try:
-        futures = [pool.submit(play_game, spec) for spec in specs]
-        for future in as_completed(futures):
-            yield future.result()
-    except BaseException:  # Ctrl-C, a failed game, or the consumer gone (GeneratorExit)
+    pending = {spec.index: spec for spec in specs}
+    tries: Counter[int] = Counter()
+    while pending:
+        # ``spawn``: fresh interpreters, the same on every platform, and safe whatever threads the parent runs.
+        pool = ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"), initializer=_ignore_interrupts)
+        try:
+            futures: dict[Future[GameResult], GameSpec] = {}
+            try:
+                for spec in pending.values():
+                    futures[pool.submit(play_game, spec)] = spec
+                for future in as_completed(futures):
+                    result = future.result()
+                    del pending[futures[future].index]
+                    yield result
+            except BrokenProcessPool:  # a worker died: every future not done fails with it, soon
+                wait(futures)
+                for future, spec in futures.items():
+                    if spec.index in pending and not isinstance(future.exception(), BrokenProcessPool):
+                        result = future.result()  # finished before the pool broke (or a game's own failure)
+                        del pending[spec.index]
+                        yield result
+        except BaseException:  # Ctrl-C, a failed game, or the consumer gone (GeneratorExit)
+            _stop(pool)
+            raise
+        if not pending:
+            pool.shutdown()
+            return
         _stop(pool)
-        raise
-    pool.shutdown()
+        tries.update(pending.keys())  # each game not finished: one more try lost
+        worst = min(pending, key=lambda index: (-tries[index], index))
+        if tries[worst] >= MAX_TRIES:
+            times = "once" if tries[worst] == 1 else f"{tries[worst]} times"
+            raise WorkersStoppedError(
+                f"worker processes stopped {times} before game {worst + 1} could finish (killed, or out of memory)"
+            )
+        if restarted is not None:
+            unfinished = (
+                f"the {len(pending)} games not finished are" if len(pending) > 1 else "the game not finished is"
+            )
+            restarted(
+                f"a worker process stopped (killed, or out of memory): {unfinished} played in fresh processes, "
+                "with the same seeds"
+            )
 
 
 def _stop(pool: ProcessPoolExecutor) -> None:

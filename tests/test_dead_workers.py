@@ -297,7 +297,7 @@ def test_a_reviews_process_killed_is_said_in_one_line_and_r_reviews_again() -> N
             assert "the review's process stopped" in screen.problem and "Error" not in screen.problem, screen.problem
             assert "the review's process stopped" in said and "r: again" in said, said
             assert "Error" not in said and "Broken" not in said and "\n" not in said  # plain words, one line
-            assert "r Again" in screen_text(app).splitlines()[-1]
+            await wait_for(pilot, lambda: "r Again" in screen_text(app).splitlines()[-1], "the footer's r")
             screen.depth = 1  # the review again, at a depth the test waits for
             await pilot.press("r")
             await wait_for(pilot, lambda: screen.phase != "running", "the review again")
@@ -429,3 +429,121 @@ def test_footsteps_experiment_killed_is_said_in_one_line_and_r_runs_it_again(mon
             await pilot.press("escape")
 
     run(test)
+
+
+# ------------------------------------------------------------------------------------------------ the arena's workers
+
+#: The folder where a held game says it started (a file named after its worker's pid), given to the workers.
+HOLD = "NASHPLAY_TEST_ARENA_HOLD"
+
+
+def _real_play_game() -> Any:
+    from solvers import arena
+
+    return arena.play_game
+
+
+REAL_PLAY_GAME = _real_play_game()
+
+
+def first_game_held(spec: Any) -> Any:
+    """In an arena's worker, instead of ``play_game``: game 1 says it started and waits there for its worker to be
+    killed; the other games are played as always."""
+    import threading
+
+    if spec.index == 0:
+        (Path(os.environ[HOLD]) / str(os.getpid())).touch()
+        threading.Event().wait(600)  # killed long before
+    return REAL_PLAY_GAME(spec)
+
+
+def first_game_kills_its_worker(spec: Any) -> Any:
+    """In an arena's worker, instead of ``play_game``: game 1 ends its worker at once, every time it is tried."""
+    if spec.index == 0:
+        os._exit(9)
+    return REAL_PLAY_GAME(spec)
+
+
+def arena_command(*arguments: str) -> tuple[int, str, str, Any]:
+    """``nashplay arena`` with ``arguments``, in this process: its exit status (1 from an exception that came out of
+    it: a traceback), its output and its error output; and the exception."""
+    import argparse
+    import contextlib
+    import io
+    import traceback
+
+    from tui.cli import arena as arena_cli
+
+    parser = argparse.ArgumentParser(prog="nashplay")
+    arena_cli.add_command(parser.add_subparsers(dest="command"))
+    out, err = io.StringIO(), io.StringIO()
+    raised = None
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            status = arena_cli.run(parser.parse_args(["arena", *arguments]), parser)
+        except Exception as error:
+            traceback.print_exc()
+            status, raised = 1, error
+    return status, out.getvalue(), err.getvalue(), raised
+
+
+MATCH = ("geister", "--players", "random,chototsu", "--games", "6", "--workers", "2", "--seed", "4", "--json")
+
+
+def test_an_arena_worker_killed_mid_game_is_said_and_its_games_are_played_again_with_the_same_seeds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A worker killed in the middle of a match once ended ``nashplay arena`` with a ``BrokenProcessPool``
+    traceback. Now it says so in one line and plays the games left unfinished in fresh processes, with their seeds:
+    the match's result is the one a match without the kill gives."""
+    import json
+    import threading
+
+    from waiting import wait_until
+
+    from solvers import arena
+    from solvers.players import Limit
+
+    hold = tmp_path / "hold"
+    hold.mkdir()
+    monkeypatch.setenv(HOLD, str(hold))
+    monkeypatch.setattr(arena, "play_game", first_game_held)
+    killed: list[int] = []
+
+    def kill_the_held_worker() -> None:
+        wait_until(lambda: any(hold.iterdir()), "game 1 started in a worker")
+        [started] = hold.iterdir()
+        killed.append(int(started.name))
+        monkeypatch.setattr(arena, "play_game", REAL_PLAY_GAME)  # the fresh pool plays every game as always
+        os.kill(killed[0], signal.SIGKILL)
+
+    killer = threading.Thread(target=kill_the_held_worker, daemon=True)
+    killer.start()
+    status, out, err, raised = arena_command(*MATCH)
+    killer.join()
+    assert killed and status == 0 and raised is None, err
+    assert "Traceback" not in err
+    [said] = err.splitlines()
+    assert said.startswith("nashplay arena: a worker process stopped") and "same seeds" in said, said
+    expected = arena.run_match("geister", ("random", "chototsu"), 6, Limit(time=0.25), workers=1, seed=4)
+    assert json.loads(out) == expected.to_json()
+
+
+def test_an_arena_game_that_kills_its_worker_every_time_stops_the_match_with_the_games_so_far(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A game whose worker dies each time it is tried (out of memory, say) is not tried for ever: the match stops,
+    says so in one line, and reports the games finished (none, here, or a few)."""
+    import json
+
+    from solvers import arena
+
+    monkeypatch.setattr(arena, "play_game", first_game_kills_its_worker)
+    monkeypatch.setattr(arena, "MAX_TRIES", 1)  # the first try is the last: one pool to start, not three
+    status, out, err, raised = arena_command(*MATCH)
+    assert raised is None and "Traceback" not in err, err
+    assert status == 1
+    [said] = err.splitlines()
+    assert said.startswith("nashplay arena: stopped after") and "before game 1 could finish" in said, said
+    games = json.loads(out)["games"] if out else 0
+    assert games < 6 and f"stopped after {games} of 6 games" in said

@@ -212,7 +212,7 @@ def report(match: MatchResult) -> str:
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    from solvers.arena import run_match
+    from solvers.arena import WorkersStoppedError, run_match
     from solvers.players import Limit
 
     def fail(message: str) -> NoReturn:
@@ -247,6 +247,11 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         if bar is not None:
             bar(match)
 
+    def say(words: str) -> None:
+        """One line on the error output, below the progress bar where it is drawn (it goes on on the next line)."""
+        start = "\n" if bar is not None and 0 < finished < args.games else ""
+        print(f"{start}nashplay arena: {words}", file=sys.stderr)
+
     given = next((f"--{name}" for name in ("time", "playouts", "depth") if getattr(args, name) is not None), None)
     if given is not None and not any(player_entry(name).thinks for name in names):
         # Not refused: a script may pass one budget to every pairing. Said, so that nobody reads it as used.
@@ -265,12 +270,19 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             save_dir=args.save,
             progress=progress,
             params=params,
+            restarted=say,
         )
     except KeyboardInterrupt:
         # run_match has stopped the workers; end the progress line and say what is kept (``run`` says the rest).
         kept = f"; their records stay in {args.save}" if args.save is not None else ""
-        start = "\n" if bar is not None and 0 < finished < args.games else ""
-        print(f"{start}nashplay arena: stopped after {finished} of {plural(args.games, 'game')}{kept}", file=sys.stderr)
+        say(f"stopped after {finished} of {plural(args.games, 'game')}{kept}")
         raise
+    except WorkersStoppedError as stopped:
+        # The workers kept dying: the games finished are reported, and the match ends with an error status.
+        kept = f"; their records stay in {args.save}" if args.save is not None else ""
+        say(f"stopped after {finished} of {plural(args.games, 'game')}: {stopped}{kept}")
+        if stopped.match is not None and stopped.match.games:
+            print(json.dumps(stopped.match.to_json()) if args.json else report(stopped.match))
+        return 1
     print(json.dumps(match.to_json()) if args.json else report(match))
     return 0
