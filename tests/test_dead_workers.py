@@ -3,6 +3,11 @@ goes on. The user's move is saved first, the work that failed is asked of a fres
 advice's search) and the screen says the process was restarted; a new game (``n``, then ``ctrl+s``) starts. A process
 that dies again as soon as it is restarted is said in one line, and the game still goes on: move, save, quit.
 
+The other workers are killed too: a review's process (said in one line; ``r`` reviews again), Footstep's learning
+process (the learner starts untrained and the game goes on; the learning curves' ``r`` runs again) and an arena's
+worker (the games not finished are played in a fresh pool with the same seeds; a game that kills its worker every
+time stops the match in one line, with the games so far).
+
 The AIs search with a small budget; nothing here depends on how deep they get. Waits are on the app (a move
 answered, a panel drawn, a killed process reaped), never on the clock.
 """
