@@ -44,6 +44,7 @@ from tui.messages import (
 )
 from tui.saves import GameKeeper, RecentGame, SaveFolderError, SaveSlot, SaveStore, iter_descriptions
 from tui.screens.base import AppServices
+from tui.screens.hand_over import HandOverScreen
 from tui.screens.menu import MenuScreen
 from tui.session import GameSession
 from tui.storage import Settings, state_dir
@@ -366,6 +367,9 @@ class NashplayApp(App[None]):
 
     @on(ShowMenu)
     def _show_menu(self) -> None:
+        # From the hot seat's cover (Esc there): the cover goes, and the game under it is left as from its own screen.
+        while len(self.screen_stack) > 1 and isinstance(self.screen, HandOverScreen):
+            self.pop_screen()
         # The game left goes on the menu's Resume list: its slot is let go now, not when its screen is unmounted
         # (after the menu has listed the saves).
         self._release_shown_game()
@@ -495,7 +499,8 @@ class NashplayApp(App[None]):
         self.exit(message=self.where_the_game_is())
 
     def where_the_game_is(self) -> str | None:
-        """Where the game being played is kept, in words, and how to go on with it; ``None`` with no game open."""
+        """Where the game being played is kept, in words, and how to go on with it (or that nothing was, the game having
+        no move); ``None`` with no game open."""
         for screen in reversed(self.screen_stack):
             keeper = getattr(screen, "keeper", None)
             if not isinstance(keeper, GameKeeper):
@@ -507,7 +512,10 @@ class NashplayApp(App[None]):
                 )
             if keeper.finished is not None:
                 return f"The game's record is in {keeper.finished} (nashplay replay {keeper.finished})."
-            return None
+            if self.save_problem is not None:  # kept nowhere: the state folder cannot take it (said when it began)
+                return None
+            # Kept only from its first move: said, or the user wonders where the game went.
+            return "Nothing was kept: the game had no move."
         return None
 
     def _release_shown_game(self) -> None:
@@ -520,9 +528,12 @@ class NashplayApp(App[None]):
 
     def _keep_shown_game(self) -> None:
         """The game on the screen kept once more, as it stands now: its clock's time, spent since the last move."""
-        keep = getattr(self.screen, "keep_before_leaving", None)
-        if callable(keep):
-            keep()
+        # The game's own screen, under any cover or panel over it (the hot seat's hand-over, the game-over panel).
+        for screen in reversed(self.screen_stack):
+            keep = getattr(screen, "keep_before_leaving", None)
+            if callable(keep):
+                keep()
+                return
 
     def action_recent_games(self) -> None:
         """The recent games, in place of the current screen (a game there is saved: it is among them)."""

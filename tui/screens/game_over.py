@@ -76,6 +76,10 @@ class GameOverPanel(ModalScreen[GameOverChoice | None]):
     BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
         *(Binding(key, f"choose('{choice}')", label.split(":")[0], show=False) for choice, key, label in CHOICES),
         Binding("escape", "close", "Look at the board"),
+        # A modal screen hides the app's bindings: q and Ctrl-C quit here as they do on the game's screen (Ctrl-Q, a
+        # priority binding of the app's, always did).
+        Binding("q", "app.quit", "Quit", show=False),
+        Binding("ctrl+c", "app.quit", "Quit", show=False),
     ]
 
     def __init__(self, summary: GameOverSummary, unavailable: frozenset[GameOverChoice] = frozenset()) -> None:
@@ -102,7 +106,7 @@ class GameOverPanel(ModalScreen[GameOverChoice | None]):
                 ),
                 id="game-over-choices",
             )
-            yield Static("Enter or a key chooses; Esc looks at the board", classes="hint one-line")
+            yield Static("Enter or a key chooses; Esc looks at the board; q quits", classes="hint one-line")
 
     def on_mount(self) -> None:
         choices = self.query_one("#game-over-choices", OptionList)

@@ -1,5 +1,6 @@
 """The hand-over between two people at one keyboard (the hot seat): the whole screen is covered, board and colours
-hidden, until the player whose turn it is says they are the one looking (Enter)."""
+hidden, until the player whose turn it is says they are the one looking (Enter). Esc goes back to the menu and q (or
+Ctrl-C) quits, as on the game's screen: the game stays saved."""
 
 from __future__ import annotations
 
@@ -13,6 +14,10 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from core.game import Side
+from tui.messages import ShowMenu
+
+#: The keys the cover answers, said on it (a modal screen has no footer of its own).
+KEYS = "Enter: continue   Esc: menu   q: quit"
 
 
 class HandOverScreen(ModalScreen[None]):
@@ -20,6 +25,10 @@ class HandOverScreen(ModalScreen[None]):
 
     BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
         Binding("enter,space", "ready", "Ready"),
+        Binding("escape", "menu", "Menu"),
+        # A modal screen hides the app's bindings: q and Ctrl-C quit here as on the game's screen.
+        Binding("q", "app.quit", "Quit"),
+        Binding("ctrl+c", "app.quit", "Quit", show=False),
     ]
 
     def __init__(self, player: Side, last_move: str | None, what: str = "turn") -> None:
@@ -40,6 +49,12 @@ class HandOverScreen(ModalScreen[None]):
                 "Enter.",
                 id="hand-over-how",
             )
+            yield Static(KEYS, id="hand-over-keys", classes="hint")
 
     def action_ready(self) -> None:
         self.dismiss(None)
+
+    def action_menu(self) -> None:
+        """Back to the menu, the covered game kept: the app takes the cover away and shows the menu in one go, so that
+        the board under it is never drawn."""
+        self.app.post_message(ShowMenu())
