@@ -65,6 +65,8 @@ class GameScreen(BoardScreen):
     BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
         Binding("colon", "type_move", "Move"),
         Binding("u", "undo", "Undo"),
+        # Once the game is over u is out of the footer (undo is off), and this twin says why nothing is taken back.
+        Binding("u", "undo_after_the_end", "Undo", show=False),
         Binding("s", "save_record", "Save"),
         Binding("r", "replay", "Replay", show=False),
         Binding("v", "review", "Review"),
@@ -88,6 +90,8 @@ class GameScreen(BoardScreen):
         ("Flip board", "Turn the board around", "flip"),
         ("Resign or abort", "Resign: a loss. Before your second move, abort: nothing is kept (R)", "resign"),
         ("Back to the menu", "The game stays saved, offered for resume (Esc)", "menu"),
+        ("Back to the menu", "The game is over: its record is kept (Esc)", "menu_after_the_end"),
+        ("Back to the menu", "Nothing of this board is kept (Esc)", "menu_unsaved"),
         ("Show or hide the advice", "Mini-Geister: the solved tables' verdict on the position (a)", "toggle_advice"),
     ]
 
@@ -303,8 +307,12 @@ class GameScreen(BoardScreen):
         if self.browsing is not None:
             pass  # an earlier position: whose turn it is now, or how the game ended, is not what it shows
         elif (outcome := session.outcome()) is not None:
-            won = outcome.winner is session.human
-            verdict = "You won!" if won else ("Draw." if outcome.winner is None else "You lost.")
+            if outcome.winner is None:
+                verdict = "Draw."
+            elif session.hot_seat:  # two people: by side, as the game-over panel says it
+                verdict = f"{str(outcome.winner).capitalize()} wins!"
+            else:
+                verdict = "You won!" if outcome.winner is session.human else "You lost."
             lines.append((f"Game over: {verdict}", "bold"))
             lines.append((outcome.reason, ""))
             revealed = len(lines)
@@ -354,7 +362,9 @@ class GameScreen(BoardScreen):
         except IllegalMoveError as error:
             self.say(f"Refused: {error}", error=True)
             return
-        self.say(f"You played {move}")
+        # Two people at one keyboard: by side, for the next one reads it ("Player 1 played b2-b3", never "you").
+        who = str(self._mover_of(len(self.session.state.moves()) - 1)).capitalize() if self.session.hot_seat else "You"
+        self.say(f"{who} played {move}")
         self.refresh_game()
         self._after_move()
 
@@ -509,7 +519,18 @@ class GameScreen(BoardScreen):
             return self.session.is_over  # shown in the footer once the game is over
         if action in ("type_move", "undo"):
             return not self.session.is_over  # no move to type or take back: the footer's room goes to v and m
+        if action == "undo_after_the_end":
+            return self.session.is_over
+        if action in ("menu", "menu_after_the_end", "menu_unsaved"):
+            return action == self._menu_entry()  # the palette's entry, worded by what becomes of the game
         return True
+
+    def _menu_entry(self) -> str:
+        """The palette's "Back to the menu" that says what becomes of this game: saved for resume, kept as a record
+        (over), or nothing (an analysis board)."""
+        if self.keeper is None:
+            return "menu_unsaved"
+        return "menu_after_the_end" if self.session.is_over else "menu"
 
     # ---- actions
 
@@ -602,6 +623,15 @@ class GameScreen(BoardScreen):
 
     def action_save_record(self) -> None:
         self.action_type_move("save")
+
+    def action_undo_after_the_end(self) -> None:
+        self.action_undo()  # refused, and says why
+
+    def action_menu_after_the_end(self) -> None:
+        self.action_menu()
+
+    def action_menu_unsaved(self) -> None:
+        self.action_menu()
 
     def action_undo(self) -> None:
         refusal = self.session.takeback_refusal()

@@ -78,6 +78,8 @@ class GoofspielScreen(LocalGameScreen[GoofspielState]):
         Binding("a", "toggle_advice", "Advice"),
         Binding("a", "advice", "Advice", show=False),
         Binding("u", "undo", "Undo"),
+        # Out of the footer once the game is over (undo is off then): this twin says why nothing is taken back.
+        Binding("u", "undo_after_the_end", "Undo", show=False),
         Binding("n", "new_game", "New game"),
         Binding("o", "next_opponent", "Opponent"),
         Binding("v", "review", "Review"),
@@ -348,6 +350,9 @@ class GoofspielScreen(LocalGameScreen[GoofspielState]):
         solution = solve_position(self.state.position)
         self.action_bid(solution.draw(self.human, self.rng))
 
+    def action_undo_after_the_end(self) -> None:
+        self.action_undo()  # refused, and says why
+
     def action_undo(self) -> None:
         if self.takeback_refused():
             return
@@ -358,6 +363,8 @@ class GoofspielScreen(LocalGameScreen[GoofspielState]):
         self._new_round()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("undo", "undo_after_the_end"):
+            return self.over is (action == "undo_after_the_end")  # u in the footer while the game runs only
         if action in ("review", "rematch"):
             return self.over  # after the game only
         if action == "cancel_solve":

@@ -112,6 +112,8 @@ class NimScreen(LocalGameScreen[HeapGameState]):
         Binding("enter", "play", "Play"),
         Binding("enter", "play_after_the_end", "Play", show=False),
         Binding("u", "undo", "Undo"),
+        # Out of the footer once the game is over (undo is off then): this twin says why nothing is taken back.
+        Binding("u", "undo_after_the_end", "Undo", show=False),
         Binding("a", "toggle_advice", "Advice"),
         Binding("n", "new_game", "New game"),
         Binding("r", "restart", "Restart", show=False),
@@ -551,6 +553,9 @@ class NimScreen(LocalGameScreen[HeapGameState]):
         self._position_changed()
         self._announce_end()
 
+    def action_undo_after_the_end(self) -> None:
+        self.action_undo()  # refused, and says why
+
     def action_undo(self) -> None:
         if self.takeback_refused():
             return
@@ -606,6 +611,8 @@ class NimScreen(LocalGameScreen[HeapGameState]):
     # ---- records: kept as the game goes, saved, reviewed; a rematch
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("undo", "undo_after_the_end"):
+            return self.over is (action == "undo_after_the_end")  # u in the footer while the game runs only
         if action in ("review", "rematch", "play_after_the_end"):
             return self.over  # after the game only
         if action in ("play", "save_record"):

@@ -89,6 +89,8 @@ class TcgScreen(LocalGameScreen[TcgState]):
         Binding("x", "cancel_solve", "Cancel"),
         Binding("r", "restart", "New game"),
         Binding("u", "undo", "Undo"),
+        # Out of the footer once the game is over (undo is off then): this twin says why nothing is taken back.
+        Binding("u", "undo_after_the_end", "Undo", show=False),
         Binding("R", "resign", "Resign", show=False),
         Binding("escape", "menu", "Menu"),
     ]
@@ -202,6 +204,8 @@ class TcgScreen(LocalGameScreen[TcgState]):
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("undo", "undo_after_the_end"):
+            return self.over is (action == "undo_after_the_end")  # u in the footer while the game runs only
         if action == "cancel_solve":
             return self.solving is not None  # shown in the footer only while a solve runs
         if action in ("review", "rematch"):
@@ -483,6 +487,9 @@ class TcgScreen(LocalGameScreen[TcgState]):
         self._new_suggestion()
         self.say(f"New game ({self.mode})")
         self.refresh_view()
+
+    def action_undo_after_the_end(self) -> None:
+        self.action_undo()  # refused, and says why
 
     def action_undo(self) -> None:
         if self.takeback_refused():
