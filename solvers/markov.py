@@ -8,7 +8,10 @@ Why not plain value iteration: most equilibrium play in TCG is defense, rounds r
 operator contracts by about 0.9999 per sweep at n = 50, so "change < 1e-9" stops far from the fixed point. Here every
 sweep solves all stage games at once (``solvers.matrix.solve_batch``) and is followed by a policy-evaluation step:
 the stage strategies are fixed and the resulting absorbing Markov chain is solved exactly with a sparse linear solve
-(Pollatschek-Avi-Itzhak). The Bellman residual is reported, and ``certify`` turns strategies into exact bounds.
+(Pollatschek-Avi-Itzhak, which is Newton's method on the Bellman equation). Newton converges in a handful of steps
+from close to the solution and may crawl from far (about n steps for TCG from 1/2 everywhere), so ``solve`` takes a
+start (``solvers.tcg`` gives it the solution for about n/2, stretched); ``solve_by_sweeps`` is the solver as it was,
+kept as the reference. The Bellman residual is reported, and ``certify`` turns strategies into exact bounds.
 
 Why strategies need care (the ``*`` trap of ``spec/tcg.md``): in a decided state (value 0 or 1) every action of the
 loser keeps the value, and so do stalling actions of the winner; a stationary strategy that stalls may never
