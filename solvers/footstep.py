@@ -5,12 +5,16 @@ player 2's points, marker) by ``x + y`` leaves no cycles: each state's value dep
 points, and one pass over the levels ``x + y = 0, 1, ..., 2n`` solves the game. Within a level the states are
 independent and are solved together:
 
-1. For each ``(x, y)`` the stage games of all marker positions are built at once by fancy indexing into the
-   value table: ``A[z][i, j] = V(x - bid_i, y - bid_j, z + sign(bid_i - bid_j))``.
+1. For each ``(x, y)`` the stage games of all marker positions are built from the value table:
+   ``A[z][i, j] = V(x - bid_i, y - bid_j, z + sign(bid_i - bid_j))``.
 2. Games with a saddle point (pure maximin = minimax, about three quarters of them, including every state where
    a player is out of points: a 1-row or 1-column game) are settled directly, lowest bids first on ties.
-3. The rest lose their weakly dominated bids (:func:`solvers.matrix.undominated`, vectorised over the markers), and
-   all of a level's reduced games go to HiGHS as ONE block-diagonal LP (:func:`solvers.matrix.solve_lp_blocks`).
+3. The rest are solved by a dense simplex compiled with numba (``_simplex_game``), a whole level in one call
+   (``_footstep_level``); HiGHS takes the rare game the simplex gives up on (``_settle_by_lp``).
+
+Games of fewer than ``COMPILED_FROM`` stage games take the way this module used before, kept as
+``FootstepSolution.compute_reference`` (numpy; the mixed games lose their weakly dominated bids and a level's go to
+HiGHS as one block-diagonal LP), which needs no compilation and is as fast there.
 
 Values are player 1's, in points (-2..2). Strategies are kept sparse (bid, probability) per state and player.
 ``pure_commitment_values`` computes the paper's claim that every pure strategy loses by 2; ``exact_vs_random``

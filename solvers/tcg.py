@@ -1,7 +1,9 @@
 """The Twice Clap Game solved: equilibrium values and strategies for any n, the source's tables, and the advisor.
 
 The game is built as a ``MarkovGame`` by a vectorised transcription of ``spec/tcg.md``'s rules (a test checks it
-against ``core.tcg.resolve_round``, the rules' reference implementation, on every state and round).
+against ``core.tcg.resolve_round``, the rules' reference implementation, on every state and round), with its
+geometry: a nested-dissection order of the points grid for the LU, and the mirror (i1, i2) -> (i2, i1). ``solve_tcg``
+solves it by Newton steps from the solution for about n/2, stretched (see ``solvers.markov.solve``).
 
 Display of ``*`` (what the source prints): an action *keeps the value* when, played for sure, it guarantees the
 state's value whatever the opponent does. The source marks ``*`` where the winner may play with its food: both
