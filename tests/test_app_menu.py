@@ -311,3 +311,35 @@ def test_palette_runs_a_screen_action() -> None:
             assert game.message_text == "Took back 2 moves"
 
     run(test)
+
+
+def test_saved_games_never_push_the_menus_heading_off_an_80x24_screen(state_dir: Path) -> None:
+    """Five saved games made the 80x24 menu taller than the screen: the screen scrolled, the heading went off the
+    top and a scrollbar took the footer's row. The list now scrolls inside the rows left to it."""
+    from screen_text import screen_text
+
+    from tui.saves import SaveStore
+    from tui.session import GameSession
+
+    store = SaveStore(state_dir)
+    for seed in range(5):
+        session = GameSession(GeisterConfig("mini-geister", Side.P1, "chototsu", "BR", seed))
+        session.play(session.view().legal_moves()[0])
+        slot = store.new_slot()
+        slot.save(session.record(reveal=False), session.secrets())
+        slot.release()
+
+    async def test() -> None:
+        app = NashplayApp(ai_delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            text = screen_text(app)
+            assert "Choose a game" in text.splitlines()[1], text
+            assert text.count("Resume: ") == 5 and "Saved games: Resume" in text, text
+            assert text.splitlines()[-1].startswith("q Quit"), text  # the footer keeps its row
+            games = app.screen.query_one("#games", OptionList)
+            games.highlighted = games.option_count - 1  # Quit, at the end: scrolled into the list's own rows
+            await pilot.pause()
+            assert "Quit" in screen_text(app) and "Choose a game" in screen_text(app).splitlines()[1]
+
+    run(test)

@@ -9,6 +9,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.containers import Vertical
 from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -66,7 +67,10 @@ class MenuScreen(NashplayScreen):
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static("Choose a game (arrows and Enter; the mouse works too)", id="menu-heading", classes="one-line")
-        yield OptionList(id="games")
+        # The list takes the rows the heading and the message leave, and scrolls inside them: grown past the
+        # screen (saved games above the games), it pushed the heading off the top.
+        with Vertical(id="menu-body"):
+            yield OptionList(id="games")
         yield Static(id="menu-message")
         yield NashplayFooter()
 
