@@ -296,8 +296,7 @@ def test_a_long_solve_shows_its_progress_and_x_cancels_it() -> None:
             await pilot.press("n", "ctrl+u", "2", "0", "0", "enter")
             await wait_for(pilot, lambda: screen.solve_progress is not None, "the solve's first progress")
             assert screen.solving == 200
-            assert "sweep" in screen.message_text and "residual" in screen.message_text
-            assert "of states moving" in screen.message_text
+            assert "% done" in screen.message_text and "residual" in screen.message_text
             await pilot.pause()
             assert "x" in [key.key for key in app.screen.query("FooterKey")]
             await pilot.press("x")

@@ -259,3 +259,14 @@ def test_the_folded_evaluation_is_the_unfolded_one_for_symmetric_strategies() ->
     folded = evaluate(game, rows, cols, fallback)
     np.testing.assert_allclose(folded, plain, rtol=0, atol=1e-12)
     np.testing.assert_allclose(folded + folded[game.mirror], 1.0, atol=1e-12)
+
+
+def test_time_left_comes_from_the_share_done_and_the_time_taken() -> None:
+    from solvers.eta import TimeLeft
+
+    now = [100.0]
+    eta = TimeLeft(now=lambda: now[0])
+    assert eta.text(0.01) == ""  # too early to tell
+    now[0] = 110.0
+    assert eta.seconds(0.25) == 30.0 and eta.text(0.25) == "about 30 s left"
+    assert eta.text(0.05) == "about 3 min left" and eta.text(0.999) == "under a second left" and eta.text(1.0) == ""

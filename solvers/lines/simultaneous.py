@@ -344,11 +344,7 @@ def tcg_from_values(values: Mapping[str, Any], seed: int | None, tell: Tell | No
     from solvers.tcg import load_solution
 
     n = int(values["n"])
-    progress = (
-        None
-        if tell is None
-        else (lambda sweep, residual, moving: tell(f"tcg (n = {n}): sweep {sweep}, {moving:.0%} of states moving"))
-    )
+    progress = None if tell is None else (lambda step, residual, left: tell(f"tcg (n = {n}): {1 - left:.0%} solved"))
     return tcg_line(n, seed, load_solution(n, progress=progress)[0])
 
 

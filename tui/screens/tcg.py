@@ -32,6 +32,7 @@ from core.game import Side
 from core.tcg import TcgAction, TcgState
 from solvers.advice.tcg import advise
 from solvers.catalogue import make_player
+from solvers.eta import TimeLeft
 from solvers.tcg import ACTIONS, TcgSolution, load_solution
 from tui.config import TCG_APP_MAX_N, TcgConfig, TcgMode
 from tui.game_life import takebacks_allowed
@@ -52,8 +53,14 @@ def _solved_game(n: int, progress: Progress) -> tuple[TcgSolution, str]:
     """The solved game for ``n`` (from the disk cache, or solved), with where it came from. The certificate (the
     error bound shown) and the stage games (the advice) cost seconds at n = 200: built here, off the UI thread."""
 
-    def tell(sweep: int, residual: float, moving: float) -> None:
-        progress(sweep, 0, f"Solving n = {n}: sweep {sweep}, {moving:.0%} still moving", (residual, moving))
+    time_left = TimeLeft()
+
+    def tell(step: int, residual: float, left: float) -> None:
+        # ``left``: the share of the solve still to do (it only falls, and is 0 at the tolerance).
+        done = 1 - left
+        eta = time_left.text(done)
+        words = f"Solving n = {n}: {done:.0%}" + (f", {eta}" if eta else "")
+        progress(round(1000 * done), 1000, words, (residual, left, eta))
 
     solution, source = load_solution(n, progress=tell)
     solution.certificate  # noqa: B018
@@ -134,7 +141,7 @@ class TcgScreen(LocalGameScreen[TcgState]):
         #: The n being solved in the background (``None``: none): the game at ``n`` goes on meanwhile.
         self.solving: int | None = None
         #: Its progress: (sweeps done, Bellman residual).
-        self.solve_progress: tuple[int, float, float] | None = None
+        self.solve_progress: tuple[float, float, str] | None = None
         #: Advisor mode: the action drawn for the user this round, and the user's own action if they deviated.
         self.suggestion: TcgAction | None = None
         self.own_override: TcgAction | None = None
@@ -224,8 +231,8 @@ class TcgScreen(LocalGameScreen[TcgState]):
     @on(SolveProgress)
     def _solve_progress(self, event: SolveProgress) -> None:
         if self.solver.wants(event):
-            residual, moving = event.extra if isinstance(event.extra, tuple) else (0.0, 1.0)
-            self.solve_progress = (event.done, residual, moving)
+            residual, left, eta = event.extra if isinstance(event.extra, tuple) else (0.0, 1.0, "")
+            self.solve_progress = (residual, left, eta)
             self.solver.advance(event, f"{event.words}; x cancels")
             self.say(self._solving_text())
             if self.solution is None:
@@ -235,10 +242,9 @@ class TcgScreen(LocalGameScreen[TcgState]):
         n = self.solving
         done = ""
         if self.solve_progress is not None:
-            # The share of states still moving, which changes as the solve goes on; the residual, a maximum, can sit
-            # near 6e-2 for most of a long solve.
-            sweep, residual, moving = self.solve_progress
-            done = f": sweep {sweep}, {moving:.0%} of states moving, residual {residual:.0e}"
+            # The share of the solve done (the residual on a log scale against the target) and the time left.
+            residual, left, eta = self.solve_progress
+            done = f": {1 - left:.0%} done" + (f", {eta}" if eta else "") + f", residual {residual:.0e}"
         going_on = f"; n = {self.n} goes on" if self.solution is not None else ""
         return f"Solving n = {n}{done}{going_on}; x cancels"
 
@@ -314,10 +320,10 @@ class TcgScreen(LocalGameScreen[TcgState]):
             solving = "Solving" if self.solving is not None else "Not solved"
             text.append(f"{solving} n = {self.n} in the background...", style="italic")
             if self.solve_progress is not None and self.solving is not None:
-                sweep, residual, moving = self.solve_progress
-                text.append(f"\nsweep {sweep}: {moving:.0%} of the states still moving", style="italic")
+                residual, left, eta = self.solve_progress
+                text.append(f"\n{1 - left:.0%} done" + (f", {eta}" if eta else ""), style="italic")
                 text.append(f"\nBellman residual {residual:.1e}", style="italic")
-                text.append("\n(done when none moves and it is below 1e-14)", style="dim")
+                text.append("\n(done when it is below 1e-14)", style="dim")
             self.query_one("#tcg-state", Static).update(text)
             heat.values = None
             self._clear_mixes()

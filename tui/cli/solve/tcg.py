@@ -27,12 +27,15 @@ def add_commands(solvers: argparse._SubParsersAction[argparse.ArgumentParser]) -
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from solvers.eta import TimeLeft
     from solvers.tcg import TcgSolution, strategy_table, to_json, value_table
 
     with StatusLine() as status:
+        time_left = TimeLeft()
 
-        def progress(sweep: int, residual: float, moving: float) -> None:
-            status.show(f"solving: sweep {sweep}, {moving:.0%} of states still moving, Bellman residual {residual:.1e}")
+        def progress(step: int, residual: float, left: float) -> None:
+            eta = time_left.text(1 - left)
+            status.show(f"solving: {1 - left:.0%}" + (f", {eta}" if eta else "") + f", Bellman residual {residual:.1e}")
 
         solution, source = TcgSolution.load(args.n, use_cache=not args.no_cache, progress=progress)
     if args.json:
