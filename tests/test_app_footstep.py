@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from pilot_helpers import close_game_over, run, wait_for
 from screen_text import screen_text
@@ -244,3 +246,25 @@ def test_the_size_field_has_a_label() -> None:
             assert label.display and "n,k" in str(label.render())
 
     run(test)
+
+
+def test_the_solves_progress_is_the_share_of_the_work_not_of_the_levels(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bar moved a level at a time, and a level count is no measure of the work (the last levels hold the largest
+    games: off by 42% of the time at (80, 6)): it moves by the levels' shares of the work, with the time left."""
+    from solvers.footstep import level_shares
+    from tui.screens import footstep as footstep_screen
+
+    told: list[tuple[int, int, str]] = []
+
+    def load(n: int, k: int, progress: Callable[[int, int], None]) -> tuple[None, str]:
+        for level in range(2 * n + 2):
+            progress(level, 2 * n + 1)
+        return None, "solved"
+
+    monkeypatch.setattr(footstep_screen, "load_solution", load)
+    footstep_screen._solved_game(30, 3, lambda done, total, words, *extra: told.append((done, total, words)))
+    shares = level_shares(30, 3)
+    assert [done for done, _, _ in told] == [round(1000 * share) for share in shares]
+    assert all(total == 1000 for _, total, _ in told) and told[-1][0] == 1000
+    assert told[30][0] < 500  # half the levels are well under half the work
+    assert all("%" in words for _, _, words in told)

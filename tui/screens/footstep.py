@@ -33,7 +33,8 @@ from core.footstep import FootstepState
 from core.game import Side
 from solvers.advice.footstep import advise
 from solvers.catalogue import make_player, player_entry, players_for
-from solvers.footstep import FootstepSolution, load_solution
+from solvers.eta import TimeLeft
+from solvers.footstep import FootstepSolution, level_shares, load_solution
 from solvers.footstep_learning import BidTables, LearnerPlayer, LearningStoppedError
 from solvers.players import tell_game_over
 from tui.config import FOOTSTEP_APP_MAX, FootstepConfig
@@ -57,8 +58,14 @@ OPPONENTS = tuple(entry.name for entry in players_for("footstep"))
 def _solved_game(n: int, k: int, progress: Progress) -> tuple[FootstepSolution, str]:
     """Footstep(n, k) solved (or read from the disk cache), with where it came from."""
 
+    shares = level_shares(n, k)  # the share of the work each level count stands for: levels differ a lot
+    time_left = TimeLeft()
+
     def tell(level: int, levels: int) -> None:
-        progress(level, levels, f"Solving Footstep({n}, {k}) in the background: level {level}/{levels}")
+        done = float(shares[min(level, len(shares) - 1)])
+        eta = time_left.text(done)
+        words = f"Solving Footstep({n}, {k}) in the background: {done:.0%}" + (f", {eta}" if eta else "")
+        progress(round(1000 * done), 1000, words)
 
     return load_solution(n, k, progress=tell)
 
