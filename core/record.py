@@ -549,6 +549,7 @@ def replacing(path: Path, private: bool = False, durable: bool = True) -> Iterat
     ``durable=False`` leaves out the syncs, for a file rewritten many times a minute whose next version follows soon
     (a contest game's record after each move): still whole or not at all when the process is killed, since the
     kernel keeps what was written, but a power cut may lose the last versions. Each sync costs the disk a flush."""
+    _check_replaceable(path)
     handle, temporary = _create_beside(path, 0o600 if private else 0o666)
     try:
         with os.fdopen(handle, "wb") as file:
@@ -620,6 +621,23 @@ def remove_stale_temporaries(
         except OSError:  # gone already (another nashplay cleaned it), or not ours to remove
             continue
     return removed
+
+
+def _check_replaceable(path: Path) -> None:
+    """Only a file is written: a path that names a folder (".", "/", "..") or a file that is not a regular one (a
+    named pipe, a device: a save prompt given /dev/null) is refused with an ``OSError`` the writers already report in
+    one line. "." crashed the app (no name to put a temporary file beside), and the rename replaced a device or a
+    pipe with a regular file."""
+    if path.name in ("", ".", ".."):
+        raise IsADirectoryError(errno.EISDIR, "that names a folder: give a file name", str(path))
+    try:
+        mode = path.stat().st_mode  # through a link: a link to a regular file is written as before
+    except OSError:
+        return  # nothing there yet (or unreadable: the write says why)
+    if stat.S_ISDIR(mode):
+        raise IsADirectoryError(errno.EISDIR, "that is a folder: give a file name", str(path))
+    if not stat.S_ISREG(mode):
+        raise FileExistsError(errno.EEXIST, f"that {not_regular(mode)}, which is not replaced", str(path))
 
 
 def _create_beside(path: Path, mode: int) -> tuple[int, Path]:

@@ -264,3 +264,44 @@ def test_cleaning_never_stops_the_start(tmp_path: Path) -> None:
     SaveStore(blocked)
     started = time.time()
     SaveStore(tmp_path / "missing", clock=lambda: started)
+
+
+@pytest.mark.parametrize("target", [".", "/", "..", "folder", "pipe"])
+def test_only_a_file_is_written_never_a_folder_or_a_pipe_replaced(tmp_path: Path, target: str) -> None:
+    """The save prompt given "." crashed the app (no name to put a temporary file beside), and given /dev/null or a
+    named pipe it replaced the device or the pipe with a regular file."""
+    (tmp_path / "folder").mkdir()
+    os.mkfifo(tmp_path / "pipe")
+    path = tmp_path / target if target in ("folder", "pipe") else Path(target)
+    with pytest.raises(OSError, match=r"folder|not a regular file") as refused:
+        write_text_atomically(path, "x")
+    assert refused.value.strerror and "\n" not in refused.value.strerror
+    assert stat.S_ISFIFO((tmp_path / "pipe").stat().st_mode) and (tmp_path / "folder").is_dir()
+    assert sorted(entry.name for entry in tmp_path.iterdir()) == ["folder", "pipe"]  # no temporary file left
+
+
+def test_the_save_prompt_refuses_a_folder_in_one_line_and_the_game_goes_on(state_dir: Path) -> None:
+    from pilot_helpers import run, wait_for
+    from textual.widgets import Input
+
+    from tui.app import NashplayApp, StartRequest
+    from tui.config import GeisterConfig
+    from tui.screens.game import GameScreen
+
+    async def test() -> None:
+        config = GeisterConfig("geister", Side.P1, "random", "BRRBBRRB", 3)
+        app = NashplayApp(StartRequest.for_config(config), ai_delay=0)
+        async with app.run_test(size=(110, 34)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, GameScreen)
+            await pilot.press("s")
+            await wait_for(pilot, lambda: bool(app.screen.query(Input)), "the save prompt")
+            app.screen.query_one(Input).value = "."
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: "Could not save" in screen.message_text, "the refusal")
+            assert "names a folder" in screen.message_text and app.is_running
+            await pilot.press("colon", *"b2-b3", "enter")
+            await wait_for(pilot, lambda: len(screen.session.state.moves()) >= 1, "a move after it")
+
+    run(test)
