@@ -87,9 +87,12 @@ class GameClock:
 
     @staticmethod
     def text(seconds: float) -> str:
-        """``4:07``; tenths under 10 s (``9.4``), when every one counts."""
+        """``4:07``; tenths under 10 s (``9.4``, cut, never rounded up to ``10.0``), when every one counts; ``0:00``
+        once the time is gone (a fallen flag), never a negative time."""
+        if not seconds > 0:  # 0, a negative time, NaN: the flag has fallen
+            return "0:00"
         if seconds < 10:
-            return f"{seconds:.1f}"
+            return f"{math.floor(seconds * 10 + 1e-9) / 10:.1f}"
         whole = int(seconds)
         hours, rest = divmod(whole, 3600)
         return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{whole // 60}:{whole % 60:02d}"
