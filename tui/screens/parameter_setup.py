@@ -12,7 +12,7 @@ import dataclasses
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -30,6 +30,32 @@ from tui.screens.base import NashplayScreen
 from tui.widgets.choice import CheckChoice, ChoiceButton, ChoiceSet, CycleChoice
 from tui.widgets.footer import NashplayFooter
 
+#: What a number is written with: a number's field takes these keys only, the others are the screen's.
+NUMBER_CHARACTERS = frozenset("0123456789.-+")
+
+
+class ParameterInput(Input):
+    """A parameter's field. A number's takes only what a number is written with, so that the other keys stay the
+    screen's while it has the keyboard: ``q`` quits, ``?`` helps, ``c`` steps the clock, and the footer says so (a
+    field that took every key hid them from the footer, the field having the keyboard from the start)."""
+
+    def __init__(self, value: str, *, numeric: bool, id: str, classes: str) -> None:
+        super().__init__(value, id=id, classes=classes)
+        self.numeric = numeric
+
+    def _takes(self, character: str | None) -> bool:
+        return (
+            character is not None and character.isprintable() and (not self.numeric or character in NUMBER_CHARACTERS)
+        )
+
+    def check_consume_key(self, key: str, character: str | None) -> bool:
+        return self._takes(character)
+
+    async def _on_key(self, event: events.Key) -> None:
+        if event.is_printable and not self._takes(event.character):
+            return  # not the field's: it goes on to the screen's and the app's keys
+        await super()._on_key(event)
+
 
 class ParameterSetupScreen(NashplayScreen):
     """A new game of ``config``'s game: its parameters, the opponent and the side; then Start."""
@@ -40,6 +66,8 @@ class ParameterSetupScreen(NashplayScreen):
     BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
         Binding("ctrl+s", "start", "Start", key_display="ctrl+s", priority=True),
         Binding("escape", "back", "Menu"),
+        # As on Geister's set-up; a game without a clock has no such key (``check_action``).
+        Binding("c", "clock", "Clock"),
     ]
 
     PALETTE: ClassVar[list[tuple[str, str, str]]] = [
@@ -62,7 +90,12 @@ class ParameterSetupScreen(NashplayScreen):
                     value = getattr(self.config, parameter.name, parameter.default)
                     yield Label(parameter.name.capitalize(), classes="heading")
                     yield Static(parameter.help, classes="hint")
-                    yield Input(parameter.text(value), id=f"parameter-{parameter.name}", classes="parameter")
+                    yield ParameterInput(
+                        parameter.text(value),
+                        numeric=parameter.kind in ("whole", "real"),
+                        id=f"parameter-{parameter.name}",
+                        classes="parameter",
+                    )
                 if self.clocked:
                     # Under the parameters, as on Nim's set-up: the left column has rows to spare at 80x24.
                     chosen_clock = getattr(self.config, "clock", None) or "none"
@@ -97,6 +130,15 @@ class ParameterSetupScreen(NashplayScreen):
         fields = self.query(Input)
         if fields:
             fields.first().focus()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.clocked if action == "clock" else True
+
+    def action_clock(self) -> None:
+        """``c``: the Clock choice has the keyboard and steps on (the arrows go on stepping)."""
+        clock = self.query_one("#clock", CycleChoice)
+        clock.focus()
+        clock.action_step(1)
 
     @property
     def clocked(self) -> bool:

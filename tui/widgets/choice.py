@@ -7,8 +7,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
+from rich.cells import cell_len
 from textual.binding import Binding
 from textual.content import Content
+from textual.geometry import Size
 from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Checkbox, RadioButton, RadioSet
@@ -103,4 +105,12 @@ class CycleChoice(Widget, can_focus=True):
         self.index = (self.index + by) % len(self.values)
 
     def render(self) -> str:
-        return f"{self.label}: < {self.value} >"
+        return self.line(self.value)
+
+    def line(self, value: str) -> str:
+        return f"{self.label}: < {value} >"
+
+    def get_content_width(self, container: Size, viewport: Size) -> int:
+        # As wide as its longest choice: an auto width measured on the first value cut the longer ones' ``>``
+        # ("Clock: < 15+10" after "none").
+        return max(cell_len(self.line(value)) for value in self.values)
