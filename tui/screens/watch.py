@@ -9,6 +9,7 @@ The game is the watcher's to look at, not to play: nothing is saved while it run
 from __future__ import annotations
 
 import random
+import textwrap
 import time
 from typing import Any, ClassVar
 
@@ -18,7 +19,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.widgets import Header, Static
+from textual.widgets import Header
 from textual.worker import get_current_worker
 
 from core.game import Side
@@ -28,11 +29,13 @@ from solvers.advice import Advice
 from solvers.catalogue import player_entry
 from tui.messages import OpenReview, ShowMenu
 from tui.screens.base import NashplayScreen
+from tui.screens.board_screen import piece_letters
 from tui.search_process import ProcessStoppedError, RemotePlayer
 from tui.session import make_opponent
 from tui.watching import DEFAULT_WATCH_TIME
 from tui.widgets.advice import AdvicePanel
 from tui.widgets.board import Board
+from tui.widgets.fitted import Fitted
 from tui.widgets.footer import NashplayFooter
 from tui.widgets.moves import MoveList
 
@@ -116,7 +119,10 @@ class WatchScreen(NashplayScreen):
             with Vertical(id="board-pane"):
                 yield Board(self.glyphs, id="board")
             with Vertical(id="side"):
-                yield Static(id="status")
+                yield Fitted(id="status")
+                # Its path on lines of its own, cut in the middle when too long: never folded mid-name.
+                yield Fitted(id="watch-record")
+                yield Fitted(id="captured")
                 yield AdvicePanel(id="watch-advice")
                 yield MoveList(id="moves")
         yield NashplayFooter()
@@ -175,6 +181,7 @@ class WatchScreen(NashplayScreen):
         self.state.apply(event.action)
         self.version += 1
         self._show()
+        self._follow_advice()
         if self.state.is_terminal():
             self._finished()
         elif not self.paused:
@@ -215,10 +222,13 @@ class WatchScreen(NashplayScreen):
         limit = state.variant.ply_limit
         text.append(f"Ply {len(state.moves())}" + (f" of {limit}" if limit else "") + "\n", style="bold")
         outcome = state.outcome()
+        ended = 0
+        record = self.query_one("#watch-record", Fitted)
+        record.display = outcome is not None and self.kept is not None
         if outcome is not None:
-            text.append(f"Game over: {outcome}\n", style="bold")
+            ended = len(text)  # the end's line goes here, folded at words to the panel's width (below)
             if self.kept:
-                text.append(f"Its record: {self.kept} (v reviews it)\n")
+                record.show(*record_wordings(self.kept))
         else:
             side = Side(state.current_player())
             who = self.names[0 if side is Side.P1 else 1]
@@ -230,7 +240,35 @@ class WatchScreen(NashplayScreen):
             text.append(self.news + "\n")
         if note:
             text.append(note + "\n", style="bold")
-        self.query_one("#status", Static).update(text)
+        wordings = [text]
+        if outcome is not None:
+            # The end whole on one line, else folded at words for a narrower panel: the first that fits is shown.
+            wordings = []
+            for width in (0, 60, 50, 40, 30, 24):
+                said = f"Game over: {outcome}"
+                folded = Text(("\n".join(textwrap.wrap(said, width)) if width else said) + "\n", style="bold")
+                wordings.append(Text.assemble(text[:ended], folded, text[ended:], end=""))
+        self.query_one("#status", Fitted).show(*wordings)
+        self._show_captured()
+
+    def _show_captured(self) -> None:
+        """Each player's captures, by player and name, as the game screen shows the user's and the opponent's: the
+        board's letters (player 1's pieces upper case, player 2's lower case)."""
+        view = self.state.revealed_view(Side.P1) if self.state.phase != "setup" else None
+        captured = self.query_one("#captured", Fitted)
+        captured.display = view is not None
+        if view is None:
+            return
+        long, short = Text(end=""), Text(end="")
+        for side, name in zip(Side, self.names, strict=True):
+            letters = piece_letters(view.captured_of(side.other), Side.P1, self.app.theme_variables)
+            number = 1 if side is Side.P1 else 2
+            for text, who in ((long, f"Player {number} ({name})"), (short, f"P{number}")):
+                if text:
+                    text.append("\n")
+                text.append(f"{who} captured: ")
+                text.append_text(letters)
+        captured.show(long, short)
 
     def _times(self) -> str:
         """Each side's thinking time in words (one figure when they are the same)."""
@@ -266,7 +304,20 @@ class WatchScreen(NashplayScreen):
     def action_advice(self) -> None:
         panel = self.query_one("#watch-advice", AdvicePanel)
         panel.display = not panel.display
-        if panel.display and not self.state.is_terminal() and self.state.phase != "setup":
+        self._follow_advice()
+
+    def _follow_advice(self) -> None:
+        """The advice shown, if any, for the position shown: worked out again after every move (it said the previous
+        ply's side to move's chances), and cleared when the game is over."""
+        panel = self.query_one("#watch-advice", AdvicePanel)
+        if not panel.display:
+            return
+        if self.state.is_terminal():
+            self.workers.cancel_group(self, "watch-advice")
+            panel.show(None, "advice", "The game is over: no advice to give.", self.compact)
+        elif self.state.phase == "setup":
+            panel.show(None, "advice", "Advice once both set-ups are chosen.", self.compact)
+        else:
             side = Side(self.state.current_player())
             panel.show(None, "working it out", f"for {side}...", self.compact)
             self.work_out_advice(self.state.view(side).position(), len(self.state.moves()))
@@ -290,7 +341,7 @@ class WatchScreen(NashplayScreen):
     @on(AdviceReady)
     def _advice_ready(self, event: AdviceReady) -> None:
         panel = self.query_one("#watch-advice", AdvicePanel)
-        if panel.display and event.ply == len(self.state.moves()):
+        if panel.display and event.ply == len(self.state.moves()) and not self.state.is_terminal():
             engine = event.advice.engine if event.advice is not None else "advice"
             panel.show(event.advice, engine, event.note, self.compact, who=str(Side(self.state.current_player())))
 
@@ -306,3 +357,20 @@ class WatchScreen(NashplayScreen):
     def action_menu(self) -> None:
         self.workers.cancel_group(self, "watch")
         self.post_message(ShowMenu())
+
+
+def middle_cut(text: str, width: int) -> str:
+    """``text`` in ``width`` columns at most: whole if it fits, else its start and its end with ``...`` between (a
+    path keeps its file's name)."""
+    if len(text) <= width:
+        return text
+    room = max(2, width - 3)
+    head = room // 3
+    return text[:head] + "..." + text[len(text) - (room - head) :]
+
+
+def record_wordings(path: str) -> list[str]:
+    """The kept record's lines, for ``Fitted.show``: its path whole on a line of its own, then cut in the middle a
+    column shorter each time (the first that fits the panel is shown), so a path is never folded mid-name."""
+    lead = "Its record (v reviews it):"
+    return [f"{lead}\n{middle_cut(path, width)}" for width in range(len(path), 9, -1)] or [f"{lead}\n{path}"]
