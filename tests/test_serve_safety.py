@@ -810,3 +810,37 @@ def test_the_pages_own_messages_are_read_as_sent(keys: str, width: int, height: 
     assert resized is not None and resized.kind == "resize"
     assert (resized.width, resized.height) == (max(1, min(MAX_COLUMNS, width)), max(1, min(MAX_ROWS, height)))
     assert read_message('["focus"]') is not None and read_message('["blur"]') is not None
+
+
+def test_requests_too_long_to_read_are_one_line_not_a_traceback_each(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A request line of 100 KB (no token needed) got its 400 and left a traceback in the log ("Error handling
+    request ... LineTooLong"), one a request: anyone could flood the log. Said once now, then with a count."""
+    now = [0.0]
+    said: list[str] = []
+
+    def refusals() -> list[str]:
+        return [line for line in said if "not HTTP within limits" in line]
+
+    async def bad_request(port: int) -> bytes:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(b"GET /?token=" + b"x" * 100_000 + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        await writer.drain()
+        answer = await reader.read(200)
+        writer.close()
+        return answer
+
+    async def body() -> None:
+        async with serving(stand_in_settings(tmp_path), said) as running:
+            running.server.clock = lambda: now[0]
+            for _ in range(3):
+                assert (await bad_request(running.server.port)).startswith((b"HTTP/1.0 400", b"HTTP/1.1 400"))
+            await until(lambda: len(refusals()) == 1, "the refusal said")
+            now[0] += 3600.0
+            assert (await bad_request(running.server.port)).startswith((b"HTTP/1.0 400", b"HTTP/1.1 400"))
+            await until(lambda: len(refusals()) == 2, "said again, with a count")
+            assert re.search(r"3 since the last report", refusals()[1]), refusals()
+            assert not errors_logged(caplog), errors_logged(caplog)
+
+    run(body)

@@ -64,6 +64,7 @@ from typing import Any, Literal
 
 import textual_serve
 from aiohttp import WSCloseCode, WSMsgType, web
+from aiohttp.http_exceptions import HttpProcessingError
 from textual_serve.app_service import AppService
 from textual_serve.download_manager import DownloadManager
 
@@ -449,6 +450,9 @@ class NashplayServer:
     #: Running out of resources: when it was last said, and how often it happened since.
     _resources_said: float | None = None
     _resource_failures: int = 0
+    #: When a malformed request was last said, and how many came since (``bad_request``).
+    _bad_requests_said: float | None = None
+    _bad_requests: int = 0
     #: The last stamp given to a visitor's folder (strictly increasing: the folders' order of use).
     _last_used: int = 0
     _previous_handler: Callable[[asyncio.AbstractEventLoop, dict[str, Any]], object] | None = None
@@ -749,6 +753,18 @@ class NashplayServer:
         why = error.strerror or errno.errorcode.get(error.errno or 0, "out of resources")
         self.say(f"cannot accept connections or start apps: {why} (the server's limit: ulimit -n){since}")
 
+    def bad_request(self, error: Exception) -> None:
+        """A request aiohttp could not read (a request line or header past its limits, not HTTP at all): answered
+        400 by aiohttp, and said here in one line at most once every ``RESOURCE_REPORT_EVERY`` seconds, before any
+        token check. Each was a traceback in the log: anyone could flood it, token or not."""
+        self._bad_requests += 1
+        now = self.clock()
+        if self._bad_requests_said is not None and now - self._bad_requests_said < RESOURCE_REPORT_EVERY:
+            return
+        since = "" if self._bad_requests_said is None else f"; {self._bad_requests} since the last report"
+        self._bad_requests_said, self._bad_requests = now, 0
+        self.say(f"refused a request that is not HTTP within limits ({type(error).__name__}){since}")
+
     def _loop_exception(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
         error = context.get("exception")
         if isinstance(error, OSError) and error.errno in _OUT_OF_RESOURCES:
@@ -806,6 +822,9 @@ class _ResourceFilter(logging.Filter):
         error = record.exc_info[1] if record.exc_info else None
         if isinstance(error, OSError) and error.errno in _OUT_OF_RESOURCES:
             self.server.out_of_resources(error)
+            return False
+        if isinstance(error, HttpProcessingError):
+            self.server.bad_request(error)
             return False
         return True
 
