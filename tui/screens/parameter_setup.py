@@ -53,7 +53,12 @@ class ParameterInput(Input):
 
     async def _on_key(self, event: events.Key) -> None:
         if event.is_printable and not self._takes(event.character):
-            return  # not the field's: it goes on to the screen's and the app's keys
+            # Not the field's: the screen's and the app's keys, as for a key no widget takes (Textual's own check of
+            # the bindings); Input's own handler, which would type it, is not called (``prevent_default``).
+            event.prevent_default()
+            event.stop()
+            await self.app._check_bindings(event.key)
+            return
         await super()._on_key(event)
 
 
