@@ -129,7 +129,7 @@ needs_the_command = pytest.mark.skipif(not NASHPLAY.exists(), reason="nashplay i
     [
         # Waiting at its prompt: no work to finish.
         (["play", "tcg", "--advisor"], b"opponent played>", None),
-        (["solve", "tcg", "--n", "100", "--no-cache"], b"solving: sweep", b"solved in"),
+        (["solve", "tcg", "--n", "200", "--no-cache"], b"solving: ", b"solved in"),
         (["learn", "footstep", "--games", "100000", "--runs", "1"], b"learning: reward", b"vs random (exact)"),
     ],
     ids=["tcg-prompt", "solve-tcg", "learn-footstep"],
@@ -269,10 +269,10 @@ def test_ctrl_c_ends_a_command_with_one_line_and_code_130(
 
 
 def test_sigint_during_a_tcg_solve_exits_130_without_a_traceback() -> None:
-    """The real thing: a solve of n = 200 (half a minute) stopped by SIGINT in the middle of solving. Its stderr is
+    """The real thing: a solve of n = 200 (a second or two now) stopped by SIGINT in the middle of solving. Its stderr is
     a terminal, so it shows its progress line once solving has begun: the interrupt is sent only then (an interrupt
     during the imports would be another case), whatever the machine's load."""
-    result = interrupt_when(["solve", "tcg", "--n", "200", "--no-cache"], b"solving: sweep")
+    result = interrupt_when(["solve", "tcg", "--n", "200", "--no-cache"], b"solving: ")
     assert result.returncode == 130, result.err
     assert "nashplay: interrupted" in result.err and "Traceback" not in result.err
     assert result.out == ""
