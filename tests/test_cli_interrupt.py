@@ -269,8 +269,8 @@ def test_ctrl_c_ends_a_command_with_one_line_and_code_130(
 
 
 def test_sigint_during_a_tcg_solve_exits_130_without_a_traceback() -> None:
-    """The real thing: a solve of n = 200 (a second or two now) stopped by SIGINT in the middle of solving. Its stderr is
-    a terminal, so it shows its progress line once solving has begun: the interrupt is sent only then (an interrupt
+    """The real thing: a solve of n = 200 (a second or two now) stopped by SIGINT in the middle of solving. Its stderr
+    is a terminal, so it shows its progress line once solving has begun: the interrupt is sent only then (an interrupt
     during the imports would be another case), whatever the machine's load."""
     result = interrupt_when(["solve", "tcg", "--n", "200", "--no-cache"], b"solving: ")
     assert result.returncode == 130, result.err
