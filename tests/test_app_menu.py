@@ -343,3 +343,29 @@ def test_saved_games_never_push_the_menus_heading_off_an_80x24_screen(state_dir:
             assert "Quit" in screen_text(app) and "Choose a game" in screen_text(app).splitlines()[1]
 
     run(test)
+
+
+def test_the_keys_of_the_menu_and_the_recent_games_are_asked_for_safely_while_their_lists_are_gone() -> None:
+    """The footer asks a screen for its keys after a refresh, and a screen being replaced has its widgets removed
+    first: the menu looked up its list to tell whether ``d``/``R`` apply and crashed the app ("No nodes match
+    '#games'", found by ``benchmarks/hostile_runs.py`` when a contest dialog replaced the menu). Without their list
+    the screens now say those keys do not apply."""
+    from tui.screens.recent import RecentGamesScreen
+
+    async def test() -> None:
+        app = NashplayApp(ai_delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            menu = app.screen
+            assert isinstance(menu, MenuScreen)
+            await menu.query_one("#games").remove()
+            assert not menu.check_action("delete_saved", ()) and not menu.check_action("resign_saved", ())
+            recent = RecentGamesScreen()
+            await app.push_screen(recent)
+            await pilot.pause()
+            await recent.query_one("#recent-games").remove()
+            assert not recent.check_action("resign", ())
+            await pilot.pause()
+        assert app.return_code in (0, None)
+
+    run(test)

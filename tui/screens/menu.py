@@ -124,9 +124,11 @@ class MenuScreen(NashplayScreen):
     # ---- a saved game ended from the menu: deleted, or resigned
 
     def _highlighted_slot(self) -> tuple[str, str] | None:
-        """The highlighted Resume line's slot id and text (``None``: the line is not a saved game)."""
-        games = self.query_one("#games", OptionList)
-        if games.highlighted is None:
+        """The highlighted Resume line's slot id and text (``None``: the line is not a saved game, or the list is not
+        there: the footer asks for the keys while the screen is composed or torn down too)."""
+        found = self.query("#games").results(OptionList)
+        games = next(found, None)
+        if games is None or games.highlighted is None:
             return None
         option = games.get_option_at_index(games.highlighted)
         if not (option.id or "").startswith("resume:"):

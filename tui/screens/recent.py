@@ -107,7 +107,10 @@ class RecentGamesScreen(NashplayScreen):
         message.display = bool(text)
 
     def _highlighted(self) -> RecentGame | None:
-        index = self.query_one("#recent-games", OptionList).highlighted
+        """The highlighted game (``None`` too while the list is not there: the footer asks for the keys while the
+        screen is composed or torn down)."""
+        listed = next(self.query("#recent-games").results(OptionList), None)
+        index = None if listed is None else listed.highlighted
         return self.games[index] if index is not None and 0 <= index < len(self.games) else None
 
     @on(OptionList.OptionSelected, "#recent-games")
