@@ -120,9 +120,9 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     where = "read from the cache" if source == "cache" else source
     print(f"Footstep(n = {n}, k = {k}): {plural(stats.states, 'state')}, {plural(stats.matrix_games, 'matrix game')}")
     print(
-        f"  solved in {stats.seconds:.2f} s ({plural(stats.lp_games, 'game')} needed the LP, in "
-        f"{plural(stats.lp_calls, 'HiGHS call')}; "
-        f"the rest have a saddle point); this time {where} in {elapsed:.2f} s"
+        f"  solved in {stats.seconds:.2f} s ({plural(stats.lp_games, 'game')} without a saddle point, solved as "
+        f"linear programs in {plural(stats.lp_calls, 'HiGHS call')}; the rest have a saddle point); "
+        f"this time {where} in {elapsed:.2f} s"
     )
     print(f"Value at the start for player 1: {value:+.6f} points (the game is symmetric: 0)")
     print("First-turn equilibrium bids:")

@@ -44,7 +44,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     result = solution.solution
     print(
         f"Twice Clap Game, n = {args.n}: {(args.n + 1) ** 2} states, solved in {result.seconds:.3f} s "
-        f"({plural(result.sweeps, 'sweep')}; table {source})"
+        f"({plural(result.sweeps, 'Newton step')}; table {'read from the cache' if source == 'cache' else source})"
     )
     certificate = solution.certificate
     print(f"Bellman residual {result.residual:.1e}; certified error bound {certificate.gap:.1e}\n")
