@@ -22,7 +22,7 @@ import re
 import signal
 import threading
 from collections import Counter
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import closing
@@ -33,7 +33,7 @@ from typing import Any
 
 from core.game import SIMULTANEOUS, Side
 from core.games import game_type, load_game, units_of
-from core.record import Record
+from core.record import Record, write_text_atomically
 from solvers.catalogue import make_player, player_entry
 from solvers.players import Limit, tell_game_over
 from solvers.stats import Z95, wilson
@@ -43,9 +43,11 @@ __all__ = [
     "GameResult",
     "GameSpec",
     "MatchResult",
+    "Runner",
     "WorkersStoppedError",
     "game_specs",
     "play_game",
+    "record_path",
     "run_match",
 ]
 
@@ -92,6 +94,9 @@ class GameSpec:
     #: The pairing's earlier games, for players that learn their opponent (``use_profile``): each record's text
     #: and the side player A played in it.
     history: tuple[tuple[str, int], ...] = ()
+    #: Send the record (``save_dir``'s) back in ``GameResult.saved`` instead of writing it: a cluster's workers may
+    #: run on other machines, and the records belong where the match was asked for.
+    send_record: bool = False
 
 
 @dataclass(frozen=True)
@@ -107,6 +112,8 @@ class GameResult:
     first: Side
     #: The game's record (when the match keeps a history for players that learn their opponent).
     record: str | None = None
+    #: The record to write in ``save_dir``, tagged, when the spec asked for it to be sent (``GameSpec.send_record``).
+    saved: str | None = None
 
 
 #: How a game ended, by the words of its reason (each game's ``Outcome.reason``; a pattern found in it): what a
@@ -176,6 +183,7 @@ def play_game(spec: GameSpec) -> GameResult:
     for side, player in players.items():
         tell_game_over(player, state.view(side))
     outcome = state.outcome()
+    saved = None
     if spec.save_dir is not None:
         labels = _labels(spec.names)
         tags = {
@@ -185,15 +193,24 @@ def play_game(spec: GameSpec) -> GameResult:
             "Player2": labels[by_side[Side.P2]],
             "Seed": str(spec.seed),
         }
-        Record.from_state(state, tags).save(Path(spec.save_dir) / f"game-{spec.index + 1:04d}.ngr")
+        tagged = Record.from_state(state, tags)
+        if spec.send_record:
+            saved = tagged.to_text()
+        else:
+            tagged.save(record_path(spec.save_dir, spec.index))
     plies = len(game_type(spec.game).move_texts(state))
     record = Record.from_state(state).to_text() if any(_learns(p) for p in players.values()) else None
     if outcome is None:
         reason = f"no result after {steps} steps"
-        return GameResult(spec.index, None, 0.0, plies, reason, spec.a_side, spec.first, record)
+        return GameResult(spec.index, None, 0.0, plies, reason, spec.a_side, spec.first, record, saved)
     winner = None if outcome.winner is None else by_side[outcome.winner]
     score = outcome.returns()[spec.a_side]
-    return GameResult(spec.index, winner, score, plies, outcome.reason, spec.a_side, spec.first, record)
+    return GameResult(spec.index, winner, score, plies, outcome.reason, spec.a_side, spec.first, record, saved)
+
+
+def record_path(save_dir: str, index: int) -> Path:
+    """Where game ``index`` (from 0) of a match saved in ``save_dir`` has its record."""
+    return Path(save_dir) / f"game-{index + 1:04d}.ngr"
 
 
 def _learns(player: object) -> bool:
@@ -318,6 +335,11 @@ class MatchResult:
         return result
 
 
+#: Where a match's games are played: given the games' specs, their results as they finish. The local process pool
+#: (``_results``) unless a match is given another (``solvers.cluster.on_cluster``: Ray tasks on a cluster).
+Runner = Callable[[list[GameSpec]], Iterator[GameResult]]
+
+
 def run_match(
     game: str,
     names: tuple[str, str],
@@ -331,8 +353,13 @@ def run_match(
     a_side: Side | None = None,
     first: Side | None = None,
     restarted: Callable[[str], None] | None = None,
+    runner: Runner | None = None,
+    finished: Callable[[GameResult], None] | None = None,
+    enough: Callable[[MatchResult], bool] | None = None,
 ) -> MatchResult:
-    """Play the match, on ``workers`` processes (1: in this process); ``progress`` hears after every game.
+    """Play the match, on ``workers`` processes (1: in this process), or where ``runner`` plays games (a cluster);
+    ``finished`` hears each game as it ends, then ``progress`` the match so far. ``enough`` is asked after every
+    game: when it says so, the match stops there (the games under way are dropped) and returns the games finished.
 
     A worker process that dies breaks the pool: the games not finished are played again in a fresh one, with the
     same seeds (so the match's games are the same), and ``restarted`` hears it in one line. A game left unfinished
@@ -347,28 +374,53 @@ def run_match(
     # A player that learns its opponent reads the games played before: they are played in batches, each knowing the
     # ones before it, so the games are the same whatever the number of workers.
     batches = [specs[i : i + LEARNING_BATCH] for i in range(0, len(specs), LEARNING_BATCH)] if learning else [specs]
+    play: Runner = runner if runner is not None else lambda batch: _results(batch, workers, restarted)
     history: list[tuple[str, int]] = []
+    stopped_early = False
     for batch in batches:
         if learning:
             known = tuple(history[-LEARNING_HISTORY:])
             batch = [dataclasses.replace(spec, history=known) for spec in batch]
-        # ``closing``: an exception here (Ctrl-C in ``progress``) stops the workers now, not when the generator is
-        # collected.
-        finished = []
+        # ``closing``: an exception here (Ctrl-C in ``progress``) or a match stopped early ends the workers now, not
+        # when the generator is collected.
+        done = []
         try:
-            with closing(_results(batch, workers, restarted)) as results:
+            with closing(_generator(play(batch))) as results:
                 for result in results:
+                    if result.saved is not None and save_dir is not None:
+                        # Sent back by a worker that may be on another machine: written here, whole or not at all.
+                        write_text_atomically(record_path(save_dir, result.index), result.saved)
+                        result = dataclasses.replace(result, saved=None)
                     match.results.append(result)
-                    finished.append(result)
+                    done.append(result)
+                    if finished is not None:
+                        finished(result)
                     if progress is not None:
                         progress(match)
+                    if enough is not None and enough(match):
+                        stopped_early = True
+                        break
         except WorkersStoppedError as stopped:
             match.results.sort(key=lambda r: r.index)
             stopped.match = match
             raise
-        history.extend((r.record, int(r.a_side)) for r in sorted(finished, key=lambda r: r.index) if r.record)
+        if stopped_early:
+            break
+        history.extend((r.record, int(r.a_side)) for r in sorted(done, key=lambda r: r.index) if r.record)
     match.results.sort(key=lambda r: r.index)
     return match
+
+
+def _generator(results: Iterator[GameResult]) -> Generator[GameResult, None, None]:
+    """``results`` as a generator, so that ``closing`` it ends the runner's (a runner may return a plain
+    iterator)."""
+    if isinstance(results, Generator):
+        return results
+
+    def wrapped() -> Generator[GameResult, None, None]:
+        yield from results
+
+    return wrapped()
 
 
 def _ignore_interrupts() -> None:

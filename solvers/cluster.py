@@ -1,0 +1,128 @@
+"""A match's games as Ray tasks on a Ray cluster (``nashplay arena --cluster ADDRESS``), the ``cluster`` extra.
+
+Ray is imported here only, and only when a match is given a cluster: without the extra (``pip install -e
+'.[cluster]'``) nothing imports it, and the local process pool (``solvers.arena``) stays the default.
+
+The address is Ray's: ``auto`` for a cluster started on this machine (``ray start --head``) or named by
+``$RAY_ADDRESS``, ``HOST:PORT`` for a head's GCS, ``ray://HOST:PORT`` for a remote one through Ray Client. A process
+already connected to a cluster (a test, a notebook) plays on that one.
+
+Every machine of the cluster must have nashplay installed (the same version: the games are played by the code the
+workers import, from the same seeds), as the README's section on clusters says. The work is spread over one actor
+per CPU of the cluster (``GamePlayer``): each loads the players' modules and the compiled engine once, when it
+starts, then plays the games it is sent, two queued at a time so that it never waits for the driver. A game is a
+pure function of its spec (``solvers.arena.play_game``), so the cluster plays the same games as the local pool; the
+records come back with the results and are written by the driver (a worker's disk may be another machine's).
+
+An actor whose process dies (killed, out of memory, its machine gone) is restarted by Ray and its games played
+again, from the same specs, up to ``solvers.arena.MAX_TRIES`` times; then the match stops
+(``WorkersStoppedError``). Ctrl-C, a failed game or a match stopped early (SPRT) kills the actors, which ends the
+games under way on the cluster and drops the ones queued.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Generator
+from dataclasses import replace
+from functools import partial
+from typing import Any
+
+from core.games import game_type
+from solvers.arena import MAX_TRIES, GameResult, GameSpec, Runner, WorkersStoppedError, play_game
+from solvers.catalogue import make_player, player_entry
+
+__all__ = ["ClusterUnavailableError", "GamePlayer", "cluster_results", "connect", "on_cluster"]
+
+#: Games sent ahead to each actor: one playing, one waiting, so that an actor never idles while the driver reads a
+#: result and sends the next.
+QUEUED_PER_ACTOR = 2
+
+
+class ClusterUnavailableError(RuntimeError):
+    """Ray is not installed, or the cluster cannot be reached: the message says which, in one line."""
+
+
+class GamePlayer:
+    """One worker of the cluster: it loads what the match's players need once (their modules, and the compiled
+    Geister engine when a player searches), then plays the games it is sent. Made a Ray actor by
+    ``cluster_results``; a plain class here, so that this module imports without Ray."""
+
+    def __init__(self, game: str, names: tuple[str, str]) -> None:
+        for name in names:
+            make_player(name, game)  # imports each player's module now, not during the first game
+        if game_type(game).family == "geister" and any(player_entry(name).thinks for name in names):
+            from solvers.geister_engine.kernel import warm_up
+
+            warm_up()
+
+    def play(self, spec: GameSpec) -> GameResult:
+        return play_game(spec)
+
+
+def connect(address: str) -> Any:
+    """The ``ray`` module, connected to the cluster at ``address`` (or to the one this process is already
+    connected to). ``ClusterUnavailableError`` says in one line why not."""
+    try:
+        import ray
+    except ImportError:
+        raise ClusterUnavailableError(
+            "Ray is not installed: install the cluster extra (pip install -e '.[cluster]')"
+        ) from None
+    if ray.is_initialized():
+        return ray
+    try:
+        # Ray's own lines (connecting, the workers' output) would mix with the progress bar and the JSON.
+        ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False)
+    except Exception as error:  # ConnectionError, ValueError, RuntimeError, grpc's: Ray raises many kinds
+        words = (str(error).strip().splitlines() or [type(error).__name__])[0]
+        raise ClusterUnavailableError(f"cannot reach the Ray cluster at {address!r}: {words[:200]}") from None
+    return ray
+
+
+def on_cluster(address: str) -> Runner:
+    """The runner that plays a match's games on the cluster at ``address`` (``solvers.arena.run_match``'s
+    ``runner``), connected now: ``ClusterUnavailableError`` before any game if it cannot be."""
+    connect(address)
+    return partial(cluster_results, address=address)
+
+
+def cluster_results(specs: list[GameSpec], address: str) -> Generator[GameResult, None, None]:
+    """The games' results as they finish on the cluster at ``address``: played by one ``GamePlayer`` per CPU of the
+    cluster (at most one per game). Records to save come back in ``GameResult.saved``."""
+    if not specs:
+        return
+    ray = connect(address)
+    cpus = int(ray.cluster_resources().get("CPU", 1))
+    first = specs[0]
+    remote_player = ray.remote(num_cpus=1, max_restarts=MAX_TRIES, max_task_retries=MAX_TRIES)(GamePlayer)
+    actors = [remote_player.remote(first.game, first.names) for _ in range(max(1, min(cpus, len(specs))))]
+    queue = [replace(spec, send_record=True) if spec.save_dir is not None else spec for spec in reversed(specs)]
+    playing: dict[Any, Any] = {}  # each game's result (an ObjectRef) -> the actor playing it
+
+    def send(actor: Any) -> None:
+        playing[actor.play.remote(queue.pop())] = actor
+
+    try:
+        for _ in range(QUEUED_PER_ACTOR):
+            for actor in actors:
+                if queue:
+                    send(actor)
+        while playing:
+            (done, *_), _ = ray.wait(list(playing), num_returns=1)
+            actor = playing.pop(done)
+            try:
+                result: GameResult = ray.get(done)
+            except ray.exceptions.RayActorError as error:
+                words = (str(error).strip().splitlines() or [type(error).__name__])[0]
+                raise WorkersStoppedError(
+                    f"a worker on the cluster kept stopping (killed, out of memory, or its machine gone): {words[:200]}"
+                ) from None
+            if queue:
+                send(actor)
+            yield result
+    finally:
+        # Also on Ctrl-C, a failed game or the consumer gone (an SPRT decision): killing an actor ends its game under
+        # way and drops the ones queued for it.
+        for actor in actors:
+            ray.kill(actor, no_restart=True)
