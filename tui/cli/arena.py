@@ -19,7 +19,10 @@ from tui.cli.common import plural, real_number, seed_number, whole_number
 from tui.config import THINK_TIME_RANGE
 
 if TYPE_CHECKING:
-    from solvers.arena import GameParams, MatchResult
+    from solvers.arena import GameParams, GameResult, MatchResult, Runner
+    from solvers.players import Limit
+    from solvers.sprt import SequentialTest, SprtSettings, SprtVerdict
+    from tui.results_store import ResultsStore
 
 #: Games in one match: each game's spec and result stay in memory, and random against chototsu, about the fastest
 #: pair, plays about 360 games a second on 2 workers, so 100,000 games take about 5 minutes.
@@ -70,6 +73,20 @@ def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
         "--workers", type=whole_number(1, MAX_WORKERS), default=2, help="processes to play on (default 2)"
     )
     arena.add_argument("--seed", type=seed_number, default=0, help="match seed: every game's seed derives from it")
+    arena.add_argument(
+        "--cluster",
+        metavar="ADDRESS",
+        help="play the games as Ray tasks on a Ray cluster, one per CPU it has (instead of --workers): auto for one "
+        "started on this machine (ray start --head), HOST:PORT or ray://HOST:PORT for another; needs the cluster "
+        "extra (pip install -e '.[cluster]') and nashplay on every machine",
+    )
+    arena.add_argument(
+        "--sprt",
+        metavar="ELO0,ELO1[,ALPHA,BETA]",
+        help="a sequential test: stop as soon as the game pairs (sides swapped) show player A ELO1 Elo stronger than "
+        "B (H1) or only ELO0 (H0), at error rates ALPHA and BETA (0.05 each unless given); --games is then the "
+        "most played. E.g. --sprt 0,50",
+    )
     arena.add_argument("--save", metavar="DIR", help="save every game's record in DIR (game-0001.ngr, ...)")
     arena.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
     options = arena.add_argument_group("the game's own options (each game takes only its own)")
@@ -211,9 +228,138 @@ def report(match: MatchResult) -> str:
     return "\n".join(lines)
 
 
+def sprt_words(verdict: SprtVerdict) -> str:
+    """The test's verdict in one line, with the Elo difference and its 95% interval."""
+    settings = verdict.settings
+    lower, upper = settings.bounds
+    hypotheses = f"H0 {settings.elo0:+g} Elo, H1 {settings.elo1:+g} Elo"
+    outcome = "no verdict (the games ran out first)" if verdict.result is None else f"{verdict.result} accepted"
+    return (
+        f"SPRT ({hypotheses}; alpha {settings.alpha:g}, beta {settings.beta:g}): {outcome} after "
+        f"{plural(verdict.pairs, 'game pair')}, LLR {verdict.llr:.2f} (bounds {lower:.2f}, {upper:.2f}); "
+        f"Elo difference {elo_words(verdict)}"
+    )
+
+
+def elo_words(verdict: SprtVerdict) -> str:
+    """``+35 [+12, +60] (95%)``, infinite ends said as such (a player that won every pair)."""
+    estimate = verdict.elo
+
+    def number(value: float | None, infinite: str) -> str:
+        return infinite if value is None else f"{value:+.0f}"
+
+    if verdict.pairs == 0:
+        return "unknown (no pair of games finished)"
+    return (
+        f"{number(estimate.elo, '+inf' if verdict.elo.high is None else '-inf')} "
+        f"[{number(estimate.low, '-inf')}, {number(estimate.high, '+inf')}] (95%)"
+    )
+
+
+def budget_text(limit: Limit) -> str:
+    """A thinking player's budget in a few words, as the results store keeps it: ``0.25 s``, ``1000 playouts``,
+    ``depth 3``."""
+    if limit.iterations is not None:
+        return f"depth {limit.iterations}"
+    if limit.playouts is not None:
+        return f"{limit.playouts} playouts"
+    return f"{limit.time:g} s"
+
+
+class GameKeeper:
+    """Stores each game of a match in the results database as it ends; when the database cannot be written it says
+    so once, in one line, and the match goes on unstored (its output is never lost for the store)."""
+
+    def __init__(
+        self,
+        args: argparse.Namespace,
+        names: tuple[str, str],
+        limit: Limit,
+        params: GameParams,
+        seeds: list[int],
+        say: Callable[[str], None],
+    ) -> None:
+        from solvers.catalogue import player_entry
+        from tui.results_store import ResultsStore, ResultsStoreError, player_label
+
+        self.args = args
+        self.names = names
+        #: Each game's seed, by its number from 0.
+        self.seeds = seeds
+        self.params = dict(params.values)
+        self.say = say
+        budget = budget_text(limit)
+        self.budgets = tuple(budget if player_entry(name).thinks else "" for name in names)
+        self.labels = (player_label(names[0], self.budgets[0]), player_label(names[1], self.budgets[1]))
+        self.store: ResultsStore | None = None
+        self.match_id = 0
+        try:
+            self.store = ResultsStore()
+            self.match_id = self.store.begin_match(
+                args.game,
+                self.params,
+                self.labels,
+                budget,
+                args.seed,
+                args.games,
+                f"cluster {args.cluster}" if args.cluster else f"{args.workers} local processes",
+            )
+        except ResultsStoreError as error:
+            self._give_up(error)
+
+    def _give_up(self, error: Exception) -> None:
+        self.say(f"the games are not stored: {error}")
+        if self.store is not None:
+            self.store.close()
+        self.store = None
+
+    def keep(self, result: GameResult) -> None:
+        from solvers.arena import ending, record_path
+        from tui.results_store import ResultsStoreError
+
+        if self.store is None:
+            return
+        path = str(record_path(self.args.save, result.index)) if self.args.save is not None else None
+        winner = None if result.winner is None else "ab"[result.winner]
+        try:
+            self.store.add_game(
+                self.match_id,
+                result.index + 1,
+                self.args.game,
+                self.params,
+                self.labels,
+                (self.budgets[0], self.budgets[1]),
+                self.seeds[result.index],
+                int(result.a_side),
+                int(result.first),
+                winner,
+                result.score,
+                result.reason,
+                ending(result.reason),
+                result.plies,
+                path,
+            )
+        except ResultsStoreError as error:
+            self._give_up(error)
+
+    def finish(self, verdict: SprtVerdict | None) -> None:
+        from tui.results_store import ResultsStoreError
+
+        if self.store is None:
+            return
+        try:
+            self.store.end_match(self.match_id, verdict.to_json() if verdict is not None else None)
+        except ResultsStoreError as error:
+            self._give_up(error)
+            return
+        self.store.close()
+
+
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    from solvers.arena import WorkersStoppedError, run_match
+    from core.games import game_type
+    from solvers.arena import WorkersStoppedError, game_specs, run_match
     from solvers.players import Limit
+    from solvers.sprt import SequentialTest, SprtSettings, SprtSettingsError
 
     def fail(message: str) -> NoReturn:
         parser.exit(2, f"nashplay arena: error: {message}\n")
@@ -232,6 +378,21 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         return fail(str(error))
     if args.save is not None and (problem := check_save_dir(args.save)) is not None:
         return fail(problem)
+    settings: SprtSettings | None = None
+    if args.sprt is not None:
+        try:
+            settings = SprtSettings.parse(args.sprt)
+        except SprtSettingsError as error:
+            return fail(f"--sprt: {error}")
+    runner: Runner | None = None
+    if args.cluster is not None:
+        from solvers.cluster import ClusterUnavailableError, on_cluster
+
+        try:
+            runner = on_cluster(args.cluster.strip())
+        except ClusterUnavailableError as error:
+            print(f"nashplay arena: {error}", file=sys.stderr)
+            return 1
     if args.depth is not None:
         limit = Limit(iterations=args.depth)
     elif args.playouts is not None:
@@ -259,6 +420,20 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             f"nashplay arena: {given} is not used: neither player searches ({', '.join(dict.fromkeys(names))})",
             file=sys.stderr,
         )
+    seeds = [spec.seed for spec in game_specs(args.game, (names[0], names[1]), args.games, limit, args.seed)]
+    keeper = GameKeeper(args, (names[0], names[1]), limit, params, seeds, say)
+    test: SequentialTest | None = None
+    if settings is not None:
+        from solvers.sprt import SequentialTest
+
+        test = SequentialTest(settings, args.games)
+    bound = game_type(args.game).max_payoff
+
+    def finished_game(result: GameResult) -> None:
+        keeper.keep(result)
+        if test is not None:
+            test.add(result.index, (result.score + bound) / (2 * bound))
+
     try:
         match = run_match(
             args.game,
@@ -271,6 +446,9 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             progress=progress,
             params=params,
             restarted=say,
+            runner=runner,
+            finished=finished_game,
+            enough=None if test is None else lambda _: test.decided is not None,
         )
     except KeyboardInterrupt:
         # run_match has stopped the workers; end the progress line and say what is kept (``run`` says the rest).
@@ -281,8 +459,21 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         # The workers kept dying: the games finished are reported, and the match ends with an error status.
         kept = f"; their records stay in {args.save}" if args.save is not None else ""
         say(f"stopped after {finished} of {plural(args.games, 'game')}: {stopped}{kept}")
+        keeper.finish(None)
         if stopped.match is not None and stopped.match.games:
             print(json.dumps(stopped.match.to_json()) if args.json else report(stopped.match))
         return 1
-    print(json.dumps(match.to_json()) if args.json else report(match))
+    verdict = test.current() if test is not None else None
+    keeper.finish(verdict)
+    if bar is not None and finished < args.games:
+        sys.stderr.write("\n")  # the progress bar ends its line only when every game is played
+    if args.json:
+        data = match.to_json()
+        if verdict is not None:
+            data["sprt"] = verdict.to_json()
+        print(json.dumps(data))
+    else:
+        print(report(match))
+        if verdict is not None:
+            print(sprt_words(verdict))
     return 0
