@@ -32,7 +32,21 @@ import argparse  # noqa: E402 (the handler above must be in place first)
 import os  # noqa: E402
 from collections.abc import Callable, Sequence  # noqa: E402
 
-from tui.cli import analyse, arena, catalogue, connect, learn, play, replay, review, serve, solve, train, watch  # noqa: E402
+from tui.cli import (  # noqa: E402
+    analyse,
+    arena,
+    catalogue,
+    connect,
+    ladder,
+    learn,
+    play,
+    replay,
+    review,
+    serve,
+    solve,
+    train,
+    watch,
+)
 from tui.cli.common import Parser, display_options, open_app, theme_problem  # noqa: E402
 
 if _guarded:
@@ -52,6 +66,9 @@ examples:
                                              the solved tables' advice on one position, as JSON
   nashplay learn footstep --rule reward      a learning curve against the random player
   nashplay arena geister --players ismcts,chototsu --games 20
+  nashplay arena geister --players purple,random --sprt 0,50 --games 1000
+                                             stop as soon as the game pairs decide
+  nashplay ladder geister                    Elo ratings over every arena game played here
   nashplay watch geister --players sage purple --time 0.5   watch two AIs play in the app
   nashplay replay game.ngr                   step through a saved record
   nashplay review game.ngr --time 0.5        judge every move of a record (best, inaccuracy, mistake, blunder)
@@ -75,6 +92,7 @@ HANDLERS: dict[str, Handler] = {
     "analyse": analyse.run,
     "learn": learn.run,
     "arena": arena.run,
+    "ladder": ladder.run,
     "connect": connect.run,
     "replay": replay.run,
     "review": review.run,
@@ -101,6 +119,7 @@ def build_parser() -> argparse.ArgumentParser:
     analyse.add_command(commands)
     learn.add_command(commands)
     arena.add_command(commands)
+    ladder.add_command(commands)
     connect.add_command(commands, parents=[display])
     replay.add_command(commands, parents=[display])
     review.add_command(commands)
