@@ -23,6 +23,7 @@ games under way on the cluster and drops the ones queued.
 from __future__ import annotations
 
 import logging
+import socket
 from collections.abc import Generator
 from dataclasses import replace
 from functools import partial
@@ -34,6 +35,9 @@ from solvers.catalogue import make_player, player_entry
 
 __all__ = ["ClusterUnavailableError", "GamePlayer", "cluster_results", "connect", "on_cluster"]
 
+#: How long the head's port may take to answer before the cluster is said unreachable: Ray itself retries an address
+#: where nothing listens for minutes, saying nothing the user can read.
+CONNECT_SECONDS = 10.0
 #: Games sent ahead to each actor: one playing, one waiting, so that an actor never idles while the driver reads a
 #: result and sends the next.
 QUEUED_PER_ACTOR = 2
@@ -69,6 +73,7 @@ def connect(address: str) -> Any:
         raise ClusterUnavailableError(
             "Ray is not installed: install the cluster extra (pip install -e '.[cluster]')"
         ) from None
+    _check_reachable(address)  # even when already connected: a wrong address is said, not ignored
     if ray.is_initialized():
         return ray
     try:
@@ -78,6 +83,22 @@ def connect(address: str) -> Any:
         words = (str(error).strip().splitlines() or [type(error).__name__])[0]
         raise ClusterUnavailableError(f"cannot reach the Ray cluster at {address!r}: {words[:200]}") from None
     return ray
+
+
+def _check_reachable(address: str) -> None:
+    """Whether something answers at the head's port of ``HOST:PORT`` or ``ray://HOST:PORT`` (``auto`` Ray finds
+    itself, and says at once when no cluster runs here)."""
+    if address == "auto":
+        return
+    host, colon, port = address.removeprefix("ray://").rpartition(":")
+    if not colon or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ClusterUnavailableError(f"{address[:80]!r} is not a Ray address: give auto, HOST:PORT or ray://HOST:PORT")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_SECONDS).close()
+    except OSError as error:
+        raise ClusterUnavailableError(
+            f"cannot reach the Ray cluster at {address!r}: {error.strerror or error} (is its head started?)"
+        ) from None
 
 
 def on_cluster(address: str) -> Runner:

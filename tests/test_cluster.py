@@ -13,6 +13,7 @@ import argparse
 import json
 import logging
 import os
+import socket
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, NoReturn
@@ -23,6 +24,9 @@ from waiting import wait_until
 from solvers.arena import MatchResult, run_match
 from solvers.players import Limit
 from tui.cli import arena as arena_cli
+
+#: Every test here on one xdist worker, so that the suite starts one Ray head.
+pytestmark = pytest.mark.xdist_group("ray")
 
 #: The object store's size: Ray's smallest sensible, games' results are a few hundred bytes each.
 OBJECT_STORE_BYTES = 80 * 1024 * 1024
@@ -144,3 +148,16 @@ def test_the_cluster_stores_its_games_like_the_local_pool(
         rows = connection.execute("SELECT played_on FROM matches").fetchall()
         games = connection.execute("SELECT COUNT(*) FROM games").fetchone()[0]
     assert rows == [("cluster auto",)] and games == 4
+
+
+def test_an_address_that_is_not_rays_or_where_nothing_listens_is_said_in_one_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    pytest.importorskip("ray")
+    with socket.socket() as probe:  # a port nothing listens on: bound, then let go
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    for address, words in (("nonsense", "is not a Ray address"), (f"127.0.0.1:{port}", "cannot reach the Ray cluster")):
+        status, out, err = _arena(["geister", "--players", "random,chototsu", "--cluster", address], capsys)
+        assert status == 1 and out == ""
+        assert err.count("\n") == 1 and words in err and "Traceback" not in err
