@@ -9,8 +9,8 @@ already connected to a cluster (a test, a notebook) plays on that one.
 
 Every machine of the cluster must have nashplay installed (the same version: the games are played by the code the
 workers import, from the same seeds), as the README's section on clusters says. The work is spread over one actor
-per CPU of the cluster (``GamePlayer``): each loads the players' modules and the compiled engine once, when it
-starts, then plays the games it is sent, two queued at a time so that it never waits for the driver. A game is a
+per CPU of the cluster (``ClusterWorker``): each loads the players' modules and the compiled engine once, when
+it starts, then plays the games it is sent, two queued at a time so that it never waits for the driver. A game is a
 pure function of its spec (``solvers.arena.play_game``), so the cluster plays the same games as the local pool; the
 records come back with the results and are written by the driver (a worker's disk may be another machine's).
 
@@ -24,16 +24,27 @@ from __future__ import annotations
 
 import logging
 import socket
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from dataclasses import replace
 from functools import partial
-from typing import Any
+from typing import Any, TypeVar
 
 from core.games import game_type
 from solvers.arena import MAX_TRIES, GameResult, GameSpec, Runner, WorkersStoppedError, play_game
 from solvers.catalogue import make_player, player_entry
 
-__all__ = ["ClusterUnavailableError", "GamePlayer", "cluster_results", "connect", "on_cluster"]
+__all__ = [
+    "ClusterUnavailableError",
+    "ClusterWorker",
+    "cluster_map",
+    "cluster_results",
+    "connect",
+    "on_cluster",
+    "warm_players",
+]
+
+Job = TypeVar("Job")
+Done = TypeVar("Done")
 
 #: How long the head's port may take to answer before the cluster is said unreachable: Ray itself retries an address
 #: where nothing listens for minutes, saying nothing the user can read.
@@ -47,21 +58,28 @@ class ClusterUnavailableError(RuntimeError):
     """Ray is not installed, or the cluster cannot be reached: the message says which, in one line."""
 
 
-class GamePlayer:
-    """One worker of the cluster: it loads what the match's players need once (their modules, and the compiled
-    Geister engine when a player searches), then plays the games it is sent. Made a Ray actor by
-    ``cluster_results``; a plain class here, so that this module imports without Ray."""
+class ClusterWorker:
+    """One worker of the cluster: it loads what the jobs need once (``warm``: the players' modules, the compiled
+    Geister engine), then runs the jobs it is sent. Made a Ray actor by ``cluster_map``; a plain class here, so that
+    this module imports without Ray."""
 
-    def __init__(self, game: str, names: tuple[str, str]) -> None:
-        for name in names:
-            make_player(name, game)  # imports each player's module now, not during the first game
-        if game_type(game).family == "geister" and any(player_entry(name).thinks for name in names):
-            from solvers.geister_engine.kernel import warm_up
+    def __init__(self, warm: Callable[[], object] | None = None) -> None:
+        if warm is not None:
+            warm()
 
-            warm_up()
+    def run(self, function: Callable[[Job], Done], job: Job) -> Done:
+        return function(job)
 
-    def play(self, spec: GameSpec) -> GameResult:
-        return play_game(spec)
+
+def warm_players(game: str, names: tuple[str, ...]) -> None:
+    """Load the players' modules, and the compiled Geister engine when one of them searches: once per worker, not
+    during its first game."""
+    for name in names:
+        make_player(name, game)
+    if game_type(game).family == "geister" and any(player_entry(name).thinks for name in names):
+        from solvers.geister_engine.kernel import warm_up
+
+        warm_up()
 
 
 def connect(address: str) -> Any:
@@ -109,31 +127,42 @@ def on_cluster(address: str) -> Runner:
 
 
 def cluster_results(specs: list[GameSpec], address: str) -> Generator[GameResult, None, None]:
-    """The games' results as they finish on the cluster at ``address``: played by one ``GamePlayer`` per CPU of the
-    cluster (at most one per game). Records to save come back in ``GameResult.saved``."""
+    """The games' results as they finish on the cluster at ``address``. Records to save come back in
+    ``GameResult.saved``."""
     if not specs:
+        return
+    sent = [replace(spec, send_record=True) if spec.save_dir is not None else spec for spec in specs]
+    yield from cluster_map(play_game, sent, address, partial(warm_players, specs[0].game, specs[0].names))
+
+
+def cluster_map(
+    function: Callable[[Job], Done], jobs: list[Job], address: str, warm: Callable[[], object] | None = None
+) -> Generator[Done, None, None]:
+    """``function(job)`` of every job, as each finishes, run on the cluster at ``address`` by one ``ClusterWorker``
+    per CPU (at most one per job), each warmed up by ``warm`` first. ``function`` and ``warm`` must be importable
+    by the workers (top-level functions of nashplay, or partials of them)."""
+    if not jobs:
         return
     ray = connect(address)
     cpus = int(ray.cluster_resources().get("CPU", 1))
-    first = specs[0]
-    remote_player = ray.remote(num_cpus=1, max_restarts=MAX_TRIES, max_task_retries=MAX_TRIES)(GamePlayer)
-    actors = [remote_player.remote(first.game, first.names) for _ in range(max(1, min(cpus, len(specs))))]
-    queue = [replace(spec, send_record=True) if spec.save_dir is not None else spec for spec in reversed(specs)]
-    playing: dict[Any, Any] = {}  # each game's result (an ObjectRef) -> the actor playing it
+    remote_worker = ray.remote(num_cpus=1, max_restarts=MAX_TRIES, max_task_retries=MAX_TRIES)(ClusterWorker)
+    actors = [remote_worker.remote(warm) for _ in range(max(1, min(cpus, len(jobs))))]
+    queue = list(reversed(jobs))
+    running: dict[Any, Any] = {}  # each job's result (an ObjectRef) -> the actor running it
 
     def send(actor: Any) -> None:
-        playing[actor.play.remote(queue.pop())] = actor
+        running[actor.run.remote(function, queue.pop())] = actor
 
     try:
         for _ in range(QUEUED_PER_ACTOR):
             for actor in actors:
                 if queue:
                     send(actor)
-        while playing:
-            (done, *_), _ = ray.wait(list(playing), num_returns=1)
-            actor = playing.pop(done)
+        while running:
+            (done, *_), _ = ray.wait(list(running), num_returns=1)
+            actor = running.pop(done)
             try:
-                result: GameResult = ray.get(done)
+                result: Done = ray.get(done)
             except ray.exceptions.RayActorError as error:
                 words = (str(error).strip().splitlines() or [type(error).__name__])[0]
                 raise WorkersStoppedError(
@@ -143,7 +172,7 @@ def cluster_results(specs: list[GameSpec], address: str) -> Generator[GameResult
                 send(actor)
             yield result
     finally:
-        # Also on Ctrl-C, a failed game or the consumer gone (an SPRT decision): killing an actor ends its game under
+        # Also on Ctrl-C, a failed job or the consumer gone (an SPRT decision): killing an actor ends its job under
         # way and drops the ones queued for it.
         for actor in actors:
             ray.kill(actor, no_restart=True)
