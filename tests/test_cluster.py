@@ -1,6 +1,6 @@
-"""``nashplay arena --cluster``: the games as Ray tasks on a Ray cluster give the same records as the local pool, a
-match stopped early (SPRT, Ctrl-C) ends the cluster's work, and a cluster that cannot be reached is said in one line
-(issue 31).
+"""``nashplay arena --cluster`` (and ``train --cluster``'s corpus): the games as Ray tasks on a Ray cluster give
+the same records as the local pool, a match stopped early (SPRT, Ctrl-C) ends the cluster's work, and a cluster
+that cannot be reached is said in one line (issue 31).
 
 One local Ray head (2 CPUs, no dashboard, a small object store) serves every test of the module. Where Ray cannot
 start, the tests fail when ``CI`` is set (CI installs the cluster extra: Ray must work there) and skip elsewhere,
@@ -24,6 +24,7 @@ from waiting import wait_until
 from solvers.arena import MatchResult, run_match
 from solvers.players import Limit
 from tui.cli import arena as arena_cli
+from tui.cli import main
 
 #: Every test here on one xdist worker, so that the suite starts one Ray head.
 pytestmark = pytest.mark.xdist_group("ray")
@@ -161,3 +162,20 @@ def test_an_address_that_is_not_rays_or_where_nothing_listens_is_said_in_one_lin
         status, out, err = _arena(["geister", "--players", "random,chototsu", "--cluster", address], capsys)
         assert status == 1 and out == ""
         assert err.count("\n") == 1 and words in err and "Traceback" not in err
+    pytest.importorskip("sklearn")  # the train extra: without it, train says so first
+    with pytest.raises(SystemExit) as stopped:
+        main(["train", "geister", "--games", "12", "--cluster", f"127.0.0.1:{port}"])
+    err = capsys.readouterr().err
+    assert stopped.value.code == 1 and err.count("\n") == 1 and "cannot reach the Ray cluster" in err
+
+
+def test_the_training_corpus_played_on_the_cluster_is_the_local_one(ray_head: Any, tmp_path: Path) -> None:
+    from solvers.geister.corpus import generate
+
+    players = ("random", "chototsu")
+    local = generate(tmp_path / "local", 4, seed=3, workers=1, players=players)
+    remote = generate(tmp_path / "cluster", 4, seed=3, players=players, cluster="auto")
+    assert remote == local and len(remote) == 4
+    assert _records(tmp_path / "cluster") == _records(tmp_path / "local") != {}
+    index = (tmp_path / "cluster" / "index.jsonl").read_text(encoding="utf-8").splitlines()
+    assert sorted(index) == sorted((tmp_path / "local" / "index.jsonl").read_text(encoding="utf-8").splitlines())

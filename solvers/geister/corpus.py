@@ -19,12 +19,13 @@ import signal
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass
+from functools import partial
 from multiprocessing import get_context
 from pathlib import Path
 
 from core.game import Side
 from core.geister import GeisterState, variant_by_name
-from core.record import Record
+from core.record import Record, write_text_atomically
 from solvers.catalogue import make_player
 from solvers.players import Limit, tell_game_over
 
@@ -36,6 +37,7 @@ __all__ = [
     "generate",
     "load_corpus",
     "play_corpus_game",
+    "play_corpus_game_sent",
 ]
 
 #: The players of the corpus: every Geister player of the catalogue (the styles among them).
@@ -132,6 +134,19 @@ def corpus_jobs(
 
 def play_corpus_game(job: CorpusJob) -> CorpusGame:
     """Play and save one game (a top-level function, for the worker processes)."""
+    game, record = _play(job)
+    record.save(Path(job.folder) / game.file)
+    return game
+
+
+def play_corpus_game_sent(job: CorpusJob) -> tuple[CorpusGame, str]:
+    """Play one game and send its record back instead of saving it (for a cluster's workers, which may be on other
+    machines: the corpus is written where it was asked for)."""
+    game, record = _play(job)
+    return game, record.to_text()
+
+
+def _play(job: CorpusJob) -> tuple[CorpusGame, Record]:
     variant = variant_by_name(job.variant)
     state = GeisterState(variant, job.first)
     players = {side: make_player(job.players[side], job.variant) for side in Side}
@@ -154,8 +169,7 @@ def play_corpus_game(job: CorpusJob) -> CorpusGame:
         "Budget2": budgets[1],
         "Seed": str(job.seed),
     }
-    Record.from_state(state, tags).save(Path(job.folder) / name)
-    return CorpusGame(
+    game = CorpusGame(
         name,
         job.players,
         budgets,
@@ -165,6 +179,7 @@ def play_corpus_game(job: CorpusJob) -> CorpusGame:
         outcome.reason if outcome is not None else "stopped",
         state.ply,
     )
+    return game, Record.from_state(state, tags)
 
 
 def _ignore_interrupts() -> None:
@@ -179,9 +194,10 @@ def generate(
     players: tuple[str, ...] = CORPUS_PLAYERS,
     progress: Callable[[int, int], None] | None = None,
     focus: tuple[str, ...] = (),
+    cluster: str | None = None,
 ) -> list[CorpusGame]:
     """Play the corpus into ``folder`` (games already in its index are kept, not played again); its games, in
-    order."""
+    order. On ``workers`` processes, or on the Ray cluster at ``cluster`` (``solvers.cluster``: the same games)."""
     folder.mkdir(parents=True, exist_ok=True)
     index_path = folder / "index.jsonl"
     done = {game.file: game for game in load_index(folder)} if index_path.exists() else {}
@@ -204,7 +220,14 @@ def generate(
             if progress is not None:
                 progress(finished, games)
 
-        if workers <= 1:
+        if cluster is not None:
+            from solvers.cluster import cluster_map, warm_players
+
+            warm = partial(warm_players, jobs[0].variant, players) if jobs else None
+            for game, text in cluster_map(play_corpus_game_sent, jobs, cluster, warm):
+                write_text_atomically(folder / game.file, text)
+                keep(game)
+        elif workers <= 1:
             for job in jobs:
                 keep(play_corpus_game(job))
         else:

@@ -42,10 +42,19 @@ def train_models(
     held_out: tuple[str, ...],
     workers: int = 2,
     say: Callable[[str], None] = lambda message: None,
+    cluster: str | None = None,
 ) -> dict[str, Any]:
     times: dict[str, float] = {}
     started = time.perf_counter()
-    generate(corpus, games, seed, workers, progress=lambda done, total: say(f"corpus: {done}/{total} games"))
+    # The corpus on ``workers`` processes, or on the Ray cluster at ``cluster`` (the same games either way).
+    generate(
+        corpus,
+        games,
+        seed,
+        workers,
+        progress=lambda done, total: say(f"corpus: {done}/{total} games"),
+        cluster=cluster,
+    )
     times["corpus"] = time.perf_counter() - started
 
     started = time.perf_counter()

@@ -46,6 +46,12 @@ def add_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
         "--workers", type=whole_number(1, MAX_WORKERS), default=2, help="processes playing the corpus (default 2)"
     )
     train.add_argument(
+        "--cluster",
+        metavar="ADDRESS",
+        help="play the corpus on a Ray cluster instead of --workers (auto, HOST:PORT or ray://HOST:PORT; the cluster "
+        "extra, and nashplay on every machine): the same games",
+    )
+    train.add_argument(
         "--out", type=Path, default=None, help="where to write the models (default: the package's models folder)"
     )
     train.add_argument("--json", action="store_true", help="one JSON object with what was learned and the times")
@@ -73,6 +79,14 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from solvers.cache import cache_dir
     from solvers.geister.learning import train_models
 
+    if args.cluster is not None:
+        from solvers.cluster import ClusterUnavailableError, connect
+
+        try:
+            connect(args.cluster.strip())  # before any game: an unreachable cluster is said at once
+        except ClusterUnavailableError as error:
+            parser.exit(1, f"nashplay train: {error}\n")
+
     corpus = args.corpus if args.corpus is not None else cache_dir() / f"corpus-{args.seed}"
     out = args.out if args.out is not None else Path(__file__).resolve().parents[2] / "solvers" / "geister" / "models"
     tty = sys.stderr.isatty() and not args.json
@@ -84,7 +98,14 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
     try:
         report = train_models(
-            corpus, out, games=args.games, seed=args.seed, held_out=held_out, workers=args.workers, say=say
+            corpus,
+            out,
+            games=args.games,
+            seed=args.seed,
+            held_out=held_out,
+            workers=args.workers,
+            say=say,
+            cluster=None if args.cluster is None else args.cluster.strip(),
         )
     except KeyboardInterrupt:
         if tty:
