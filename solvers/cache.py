@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import os
 import re
 import zipfile
 from collections.abc import Callable, Mapping
@@ -22,17 +21,9 @@ from pathlib import Path
 import numpy as np
 
 from core.record import is_temporary_name, remove_stale_temporaries, replacing
+from solvers.cache_folder import cache_dir as cache_dir  # where callers have always found it
 
 Arrays = dict[str, np.ndarray]
-
-
-def cache_dir() -> Path:
-    """``$NASHPLAY_CACHE_DIR``, else ``$XDG_CACHE_HOME/nashplay``, else ``~/.cache/nashplay``."""
-    override = os.environ.get("NASHPLAY_CACHE_DIR")
-    if override:
-        return Path(override)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "nashplay"
 
 
 @dataclass(frozen=True)

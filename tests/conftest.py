@@ -316,10 +316,14 @@ def interrupt_handler_kept() -> Iterator[None]:
 @pytest.fixture(autouse=True)
 def no_advice_ahead(monkeypatch: pytest.MonkeyPatch) -> None:
     """The Geister screens start the advice's process as a game opens (``BoardScreen.WARM_ADVICE_AHEAD``): not in
-    the tests, each of which would start a search process it never uses, but for those that test it."""
+    the tests, each of which would start a search process it never uses, but for those that test it; nor does the
+    app compile the engine at start-up."""
+    from tui.app import NashplayApp
     from tui.screens.board_screen import BoardScreen
 
     monkeypatch.setattr(BoardScreen, "WARM_ADVICE_AHEAD", False)
+    # Nor the engine's compilation at start-up (``tui.engine_compile``): the run compiles it once for every test.
+    monkeypatch.setattr(NashplayApp, "COMPILE_ENGINE_AHEAD", False)
 
 
 @pytest.fixture(autouse=True)

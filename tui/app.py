@@ -8,6 +8,7 @@ the app loads no game's solver.
 
 from __future__ import annotations
 
+import subprocess
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import partial
@@ -29,6 +30,7 @@ from core.errors import NotationError, clipped
 from core.game import Side
 from core.record import Record, printable
 from solvers.review import Review
+from tui.engine_compile import start_compiling, stop_compiling
 from tui.games import Config, game_entry, game_of, load_screen
 from tui.local_session import check_resumable, resume_record
 from tui.messages import (
@@ -110,6 +112,10 @@ class NashplayApp(App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "nashplay"
 
+    #: Start compiling the search engine in the background at start-up when it is not compiled yet (off in the
+    #: tests, whose run compiles it once for all of them).
+    COMPILE_ENGINE_AHEAD: ClassVar[bool] = True
+
     BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
         Binding("q", "quit", "Quit"),
         Binding("ctrl+q", "quit", "Quit", show=False, priority=True),
@@ -130,6 +136,8 @@ class NashplayApp(App[None]):
         saves: SaveStore | None = None,
     ) -> None:
         super().__init__()
+        #: The background compilation of the search engine (``tui.engine_compile``), while it runs.
+        self._engine_compiling: subprocess.Popen[bytes] | None = None
         self.start_request = start or StartRequest()
         self.ascii_mode = ascii_mode
         self.glyphs = ASCII if ascii_mode else UNICODE
@@ -209,11 +217,15 @@ class NashplayApp(App[None]):
         else:
             self.push_screen(MenuScreen())
             self._check_saved_games()
+        if self.COMPILE_ENGINE_AHEAD:
+            # The first time on a machine: the engine compiles while the user reads the menu (``tui.engine_compile``).
+            self._engine_compiling = start_compiling()
 
     def on_unmount(self) -> None:
         from tui.search_process import shutdown_all
 
         shutdown_all()  # the search processes end with the app
+        stop_compiling(self._engine_compiling)
 
     def _check_saved_games(self) -> None:
         """Offer the unfinished games; a damaged one is reported and moved aside. Nothing here stops the app."""

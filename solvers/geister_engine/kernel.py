@@ -5,13 +5,12 @@ Every kernel takes the state ``s`` (an int64 array laid out as ``layout`` says) 
 written as another ``numba.njit`` function can call them without leaving compiled code.
 
 Compilation is lazy and cached on disk (``cache=True``). Before numba is imported this module picks the cache
-folder: ``$NUMBA_CACHE_DIR`` if set, else ``<nashplay cache dir>/numba`` (``solvers.cache.cache_dir``), with a
-sub-folder keyed on the engine's sources (``COMPILED_SOURCES``: constants are frozen into the machine code, and
-numba's own cache key covers only a function's own file). If that folder cannot be written, a fresh temporary folder is
-used (removed at exit); if not even that works, the kernels compile without a disk cache. So the app runs, quietly,
-without a writable cache. The folder is handed to numba's config only while each kernel is decorated (``_kernel``),
-then the previous setting is put back: other numba users in the process and child processes are not redirected.
-``warm_up()`` compiles or loads every kernel, for the app to call in the background.
+folder (``compiled_cache.engine_folder``: keyed on the engine's sources, found without numba). If that folder cannot
+be written, a fresh temporary folder is used (removed at exit); if not even that works, the kernels compile without a
+disk cache. So the app runs, quietly, without a writable cache. The folder is handed to numba's config only while each
+kernel is decorated (``_kernel``), then the previous setting is put back: other numba users in the process and child
+processes are not redirected. ``warm_up()`` compiles or loads every kernel, one process at a time per folder
+(``compiled_cache.compiling``).
 
 Numba pitfalls this module avoids (each costs a wrong answer or a recompilation when met):
 
@@ -28,8 +27,6 @@ Numba pitfalls this module avoids (each costs a wrong answer or a recompilation 
 from __future__ import annotations
 
 import atexit
-import hashlib
-import os
 import shutil
 import tempfile
 import time
@@ -40,8 +37,8 @@ from typing import Any, TypeVar, cast
 import numpy as np
 import numpy.typing as npt
 
-from solvers.cache import cache_dir
 from solvers.geister.playouts import UNIFORM, Policy
+from solvers.geister_engine import compiled_cache
 from solvers.geister_engine.layout import (
     BLUE,
     BLUE0,
@@ -107,23 +104,6 @@ Ints = npt.NDArray[np.int64]
 # --------------------------------------------------------------------------------------------------- the cache
 
 
-#: The engine's sources whose constants or code end up in the compiled kernels: numba keys a function's cache entry
-#: on its own file only, and links the machine code of the kernels it calls (and the globals it reads) into it, so a
-#: change to any of these must start a fresh cache folder.
-COMPILED_SOURCES = ("layout.py", "tables.py", "context.py", "kernel.py", "evaluation.py", "search.py")
-
-
-def _source_key() -> str:
-    here = Path(__file__).resolve().parent
-    sha = hashlib.sha256()
-    for name in COMPILED_SOURCES:
-        try:
-            sha.update((here / name).read_bytes())
-        except OSError:  # pragma: no cover - an installation without sources: numba cannot cache it anyway
-            sha.update(name.encode())
-    return sha.hexdigest()[:16]
-
-
 def _writable(folder: Path) -> bool:
     """Whether numba could cache here: the same test numba makes (create the folder, write a temporary file)."""
     try:
@@ -135,8 +115,7 @@ def _writable(folder: Path) -> bool:
 
 
 def _choose_cache_folder() -> str | None:
-    root = os.environ.get("NUMBA_CACHE_DIR") or str(cache_dir() / "numba")
-    folder = Path(root) / f"geister_engine-{_source_key()}"
+    folder = compiled_cache.engine_folder()
     if _writable(folder):
         return str(folder)
     try:
@@ -725,12 +704,20 @@ def run_playouts(
 
 def warm_up() -> float:
     """Compile (or load from the disk cache) every kernel, with the argument types callers use; the seconds it
-    took. The app calls it in the background so that the first advice does not wait for the compiler."""
+    took. The app's background compilation calls it after the search's (``tui.engine_compile``), so that the
+    players that run playouts do not wait for the compiler either. Another process compiling into the same folder is
+    waited for (then this one loads)."""
+    started = time.perf_counter()
+    with compiled_cache.compiling(None if CACHE_FOLDER is None else Path(CACHE_FOLDER)):
+        _call_every_kernel()
+    return time.perf_counter() - started
+
+
+def _call_every_kernel() -> None:
     from core.geister import VARIANTS, GeisterState
     from solvers.geister_engine.convert import from_state
     from solvers.geister_engine.tables import new_rng, tables
 
-    started = time.perf_counter()
     variant = VARIANTS["mini-geister"]
     t = tables(variant)
     s = from_state(GeisterState.from_setups(variant, "BR", "RB"))
@@ -747,4 +734,3 @@ def warm_up() -> float:
     playout(s, t, rng, False, 0.0, 0.0)
     playout_trace(s, t, rng, True, 0.5, 0.5, np.empty(4, dtype=np.int64))
     run_playouts(s, t, rng, 2, UNIFORM, first_moves=True)
-    return time.perf_counter() - started

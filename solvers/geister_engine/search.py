@@ -26,6 +26,7 @@ Everything here runs inside numba; ``search_root`` is the entry point.
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -732,11 +733,36 @@ _WARM = False
 
 def warm_up() -> float:
     """Compile (or load from the disk cache) the search and the kernels it calls; seconds taken. A searcher calls
-    it before its first decision, so that no decision pays for compilation."""
+    it before its first decision, so that no decision pays for compilation. One process compiles into a cache folder
+    at a time (``compiled_cache.compiling``: the others wait, then load); a process that compiles tells how far it is
+    (``compiled_cache.report_progress``, for the app's advice panel) and marks the folder compiled at the end. Only
+    what the search calls is compiled here (the playouts' kernels are ``kernel.warm_up``'s), so that the first
+    advice on a machine waits for the search alone."""
     global _WARM
     started = time.perf_counter()
     if _WARM:
         return 0.0
+    from solvers.geister_engine import compiled_cache
+    from solvers.geister_engine.kernel import CACHE_FOLDER
+
+    folder = None if CACHE_FOLDER is None else Path(CACHE_FOLDER)
+    if folder is not None and compiled_cache.is_compiled(folder):
+        _call_search()  # a load: no lock (the compiling process may be on to the playouts' kernels)
+    else:
+        with compiled_cache.compiling(folder):
+            told = folder if folder is not None and not compiled_cache.is_compiled(folder) else None
+            compiled_cache.report_progress(
+                told, 0.0, time.time(), step_to=1.0, step_seconds=compiled_cache.SEARCH_COMPILE_SECONDS
+            )
+            _call_search()
+            if folder is not None:
+                compiled_cache.mark_compiled(folder)
+    _WARM = True
+    return time.perf_counter() - started
+
+
+def _call_search() -> None:
+    """One search of a small position, to depth 2: compiles (or loads) the search and everything it calls."""
     from core.game import Side
     from core.geister import VARIANTS, GeisterState
     from solvers.geister_engine import convert
@@ -769,5 +795,3 @@ def warm_up() -> float:
         moves,
         values,
     )
-    _WARM = True
-    return time.perf_counter() - started

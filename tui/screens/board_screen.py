@@ -30,6 +30,7 @@ from core.game import Side
 from core.geister import Colour, GeisterView, Piece, variant_by_name
 from core.notation import Move, Square
 from solvers.catalogue import advising_player
+from solvers.geister_engine.compiled_cache import compile_progress, engine_folder
 from tui.screens.base import NashplayScreen
 from tui.widgets.advice import AdvicePanel, value_text
 from tui.widgets.board import Board
@@ -283,6 +284,14 @@ class BoardScreen(NashplayScreen):
         its first use after installing: up to a minute), or the search starting; with the seconds waited."""
         asked = self._advice_asked
         waited = "" if asked is None else f" {time.monotonic() - asked:.0f} s"
+        compiling = compile_progress()
+        if compiling is not None:  # the first time on this machine: the engine compiles (``tui.engine_compile``)
+            return (
+                f"Compiling the search engine for this machine, once (kept in {engine_folder().parent}): "
+                f"{compiling.text()}",
+                f"Compiling the search engine, once: {compiling.text()}",
+                f"Compiling the engine: {compiling.text()}",
+            )
         if self._advice_ready is not None and not self._advice_ready.done():
             return (
                 f"Loading the search engine (compiled on its first use: up to a minute)...{waited}",
