@@ -126,3 +126,19 @@ def test_the_ladder_refuses_an_unknown_game_and_says_when_nothing_is_stored(caps
     with pytest.raises(SystemExit) as stopped:
         main(["ladder"])
     assert stopped.value.code == 1 and "no arena game is stored" in capsys.readouterr().err
+
+
+def test_a_locked_database_is_said_in_one_line_and_the_match_still_reports(
+    state_dir: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("tui.results_store.BUSY_SECONDS", 0.05)  # how long a write waits for the lock: not 5 s
+    ResultsStore().close()  # the database exists, with its tables
+    holder = sqlite3.connect(state_dir / "results.sqlite", isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")  # another process writing, for longer than a write waits
+    try:
+        assert _arena(["geister", "--players", "chototsu,random", "--games", "2", "--json"]) == 0
+    finally:
+        holder.close()
+    out, err = capsys.readouterr()
+    assert json.loads(out)["games"] == 2
+    assert err.count("\n") == 1 and "not stored" in err and "locked" in err
