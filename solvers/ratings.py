@@ -98,9 +98,11 @@ def fit_ratings(pairings: Iterable[Pairing], z: float = Z95) -> Ratings:
             break
     covariance = np.linalg.pinv(information)
     errors = np.sqrt(np.clip(np.diag(covariance), 0, None))
-    played_games = (games - VIRTUAL_DRAWS * (games > 0)).sum(axis=1)
-    real_scores = {name: 0.0 for name in names}
+    played_games = dict.fromkeys(names, 0)
+    real_scores = dict.fromkeys(names, 0.0)
     for p in played:
+        played_games[p.first] += p.games
+        played_games[p.second] += p.games
         real_scores[p.first] += p.score
         real_scores[p.second] += p.games - p.score
     rows = [
@@ -109,8 +111,8 @@ def fit_ratings(pairings: Iterable[Pairing], z: float = Z95) -> Ratings:
             float(ratings[i] * ELO_SCALE),
             float((ratings[i] - z * errors[i]) * ELO_SCALE),
             float((ratings[i] + z * errors[i]) * ELO_SCALE),
-            int(played_games[i]),
-            real_scores[name] / played_games[i] if played_games[i] else 0.0,
+            played_games[name],
+            real_scores[name] / played_games[name],
         )
         for i, name in enumerate(names)
     ]
