@@ -9,7 +9,9 @@ perfect-information table); a ``TableStore`` builds each once and caches it with
 
 from __future__ import annotations
 
+import contextlib
 import itertools
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
@@ -41,6 +43,23 @@ from solvers.retrograde import Layout, Solved, bits, lowest_squares, nth_square,
 
 #: Bump when a table's contents change, so cached tables are rebuilt.
 CACHE_VERSION = 1
+
+#: A listener for the tables built in this thread by stores made without a ``progress`` of their own (the advice's
+#: stores are made deep inside ``solvers.advice.mini_geister``): the app's game screen listens while it works out its
+#: advice, so that a first use that must solve tables says so (``building_reported``).
+_listening = threading.local()
+
+
+@contextlib.contextmanager
+def building_reported(progress: Progress) -> Iterator[None]:
+    """Inside, a table this thread solves (not one read from the cache) is reported to ``progress`` (its name and
+    the share of it done), whichever store solves it."""
+    before = getattr(_listening, "progress", None)
+    _listening.progress = progress
+    try:
+        yield
+    finally:
+        _listening.progress = before
 
 
 @dataclass(frozen=True)
@@ -179,9 +198,9 @@ class TableStore:
         return table
 
     def _report(self, what: str) -> Callable[[float], None] | None:
-        if self.progress is None:
+        progress = self.progress or getattr(_listening, "progress", None)
+        if progress is None:
             return None
-        progress = self.progress
 
         def report(fraction: float) -> None:
             progress(what, fraction)

@@ -62,6 +62,20 @@ class GameScreen(BoardScreen):
             self.note = note
             self.key = key
 
+    class TablesSolving(Message):
+        """The first use of a Mini-Geister variant solves its tables (about a second, once per machine): the one being
+        solved (``what``), the share of it done, and the seconds it has taken so far, for the position ``key``."""
+
+        def __init__(self, what: str, share: float, seconds: float, key: tuple[int, int]) -> None:
+            super().__init__()
+            self.what = what
+            self.share = share
+            self.seconds = seconds
+            self.key = key
+
+    #: Seconds between two reports of the tables being solved (the solver reports far more often).
+    TABLES_REPORT_EVERY = 0.1
+
     BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
         Binding("colon", "type_move", "Move"),
         Binding("u", "undo", "Undo"),
@@ -248,11 +262,25 @@ class GameScreen(BoardScreen):
         from core.errors import InvalidPositionError
         from core.geister import GeisterState
         from solvers.advice.mini_geister import advise, perfect_information_text
+        from solvers.mini_geister.tables import building_reported
 
         advice: Advice | None = None
         note = ""
+        table = [""]  # the table being solved
+        times = [0.0, 0.0]  # when it began, when it was last reported
+
+        def solving(what: str, share: float) -> None:
+            now = time.monotonic()
+            if what != table[0]:
+                table[0], times[0] = what, now
+            elif now - times[1] < self.TABLES_REPORT_EVERY and share < 1:
+                return
+            times[1] = now
+            self.post_message(self.TablesSolving(what, share, now - times[0], key))
+
         try:
-            advice = advise(position, game, player=human, revealed=revealed)
+            with building_reported(solving):
+                advice = advise(position, game, player=human, revealed=revealed)
         except InvalidPositionError as error:
             if revealed is not None and GeisterState.from_position(revealed, game).outcome() is not None:
                 # Said once: "the tables do not cover this position: the game is over" added nothing to it.
@@ -265,6 +293,29 @@ class GameScreen(BoardScreen):
             note = f"Advice unavailable: {type(error).__name__}: {error}"
         if not get_current_worker().is_cancelled:
             self.post_message(self.MiniAdviceReady(advice, note, key))
+
+    @on(TablesSolving)
+    def _show_tables_solving(self, event: TablesSolving) -> None:
+        """Said in the advice panel until the advice comes: which table, how far, about how long it has left, and
+        where the tables are kept (solved once, read from there afterwards)."""
+        ply = self.browsing if self.browsing is not None else len(self.session.state.moves())
+        if event.key != (self.session.version, ply):
+            return  # a position left meanwhile
+        from solvers.cache_folder import cache_dir
+
+        share = f"{event.share:.0%}"
+        if 0 < event.share < 1 and event.seconds >= 0.2:
+            share += f", about {max(1, round(event.seconds * (1 - event.share) / event.share))} s left"
+        self.query_one("#mini-advice", AdvicePanel).show(
+            None,
+            "solved tables",
+            (
+                f"Solving this game's tables, once (kept in {cache_dir()}): {event.what}, {share}",
+                f"Solving this game's tables, once: {event.what}, {share}",
+                f"Solving the tables, once: {share}",
+            ),
+            self.compact,
+        )
 
     @on(MiniAdviceReady)
     def _show_mini_advice(self, event: MiniAdviceReady) -> None:
