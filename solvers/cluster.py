@@ -121,8 +121,11 @@ def _check_reachable(address: str) -> None:
 
 def on_cluster(address: str) -> Runner:
     """The runner that plays a match's games on the cluster at ``address`` (``solvers.arena.run_match``'s
-    ``runner``), connected now: ``ClusterUnavailableError`` before any game if it cannot be."""
-    connect(address)
+    ``runner``), connected now: ``ClusterUnavailableError`` before any game if it cannot be, or if the cluster has
+    no CPU to play on (its actors would wait for ever)."""
+    ray = connect(address)
+    if ray.cluster_resources().get("CPU", 0) < 1:
+        raise ClusterUnavailableError(f"the Ray cluster at {address!r} has no CPU to play on: start a node with CPUs")
     return partial(cluster_results, address=address)
 
 
@@ -144,7 +147,7 @@ def cluster_map(
     if not jobs:
         return
     ray = connect(address)
-    cpus = int(ray.cluster_resources().get("CPU", 1))
+    cpus = int(ray.cluster_resources().get("CPU", 0))
     remote_worker = ray.remote(num_cpus=1, max_restarts=MAX_TRIES, max_task_retries=MAX_TRIES)(ClusterWorker)
     actors = [remote_worker.remote(warm) for _ in range(max(1, min(cpus, len(jobs))))]
     queue = list(reversed(jobs))

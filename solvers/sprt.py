@@ -14,7 +14,9 @@ The pairs (``swapped_pairs``): the arena plays games 4k and 4k + 1 with A as pla
 4k + 1) and games 4k + 2 and 4k + 3 with A as player 2 (A first in 4k + 2). Games 4k and 4k + 3 are one position
 with the players swapped (player 1 moves first in both), and so are 4k + 1 and 4k + 2 (player 2 first). The test
 reads the pairs in their order, from the first, as far as every game of them has finished: a match on many workers
-(or a cluster) stops after the same pairs as on one, and so with the same verdict.
+(or a cluster) stops after the same pairs as on one, and so with the same verdict. (The games other workers finished
+meanwhile, beyond those pairs, are kept and reported with the match: they were played; the verdict does not count
+them.)
 
 The log-likelihood ratio is the generalized one (GSPRT) fishtest computes (``server/fishtest/stats/LLRcalc.py``,
 after Michel Van den Bergh's notes on the GSPRT, "A practical introduction to the GSPRT", cantate.be/Fishtest):
