@@ -84,7 +84,7 @@ def warm_players(game: str, names: tuple[str, ...]) -> None:
 
 def connect(address: str) -> Any:
     """The ``ray`` module, connected to the cluster at ``address`` (or to the one this process is already
-    connected to). ``ClusterUnavailableError`` says in one line why not."""
+    connected to). ``ClusterUnavailableError`` says in one line why not, or that the cluster has no CPU."""
     try:
         import ray
     except ImportError:
@@ -92,8 +92,16 @@ def connect(address: str) -> Any:
             "Ray is not installed: install the cluster extra (pip install -e '.[cluster]')"
         ) from None
     _check_reachable(address)  # even when already connected: a wrong address is said, not ignored
-    if ray.is_initialized():
-        return ray
+    if not ray.is_initialized():
+        try:
+            # Ray's own lines (connecting, the workers' output) would mix with the progress bar and the JSON.
+            ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False)
+        except Exception as error:  # ConnectionError, ValueError, RuntimeError, grpc's: Ray raises many kinds
+            words = (str(error).strip().splitlines() or [type(error).__name__])[0]
+            raise ClusterUnavailableError(f"cannot reach the Ray cluster at {address!r}: {words[:200]}") from None
+    if ray.cluster_resources().get("CPU", 0) < 1:  # its actors would wait for ever
+        raise ClusterUnavailableError(f"the Ray cluster at {address!r} has no CPU to play on: start a node with CPUs")
+    return ray
     try:
         # Ray's own lines (connecting, the workers' output) would mix with the progress bar and the JSON.
         ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False)
@@ -121,11 +129,8 @@ def _check_reachable(address: str) -> None:
 
 def on_cluster(address: str) -> Runner:
     """The runner that plays a match's games on the cluster at ``address`` (``solvers.arena.run_match``'s
-    ``runner``), connected now: ``ClusterUnavailableError`` before any game if it cannot be, or if the cluster has
-    no CPU to play on (its actors would wait for ever)."""
-    ray = connect(address)
-    if ray.cluster_resources().get("CPU", 0) < 1:
-        raise ClusterUnavailableError(f"the Ray cluster at {address!r} has no CPU to play on: start a node with CPUs")
+    ``runner``), connected now: ``ClusterUnavailableError`` before any game if it cannot be."""
+    connect(address)
     return partial(cluster_results, address=address)
 
 
