@@ -102,13 +102,6 @@ def connect(address: str) -> Any:
     if ray.cluster_resources().get("CPU", 0) < 1:  # its actors would wait for ever
         raise ClusterUnavailableError(f"the Ray cluster at {address!r} has no CPU to play on: start a node with CPUs")
     return ray
-    try:
-        # Ray's own lines (connecting, the workers' output) would mix with the progress bar and the JSON.
-        ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False)
-    except Exception as error:  # ConnectionError, ValueError, RuntimeError, grpc's: Ray raises many kinds
-        words = (str(error).strip().splitlines() or [type(error).__name__])[0]
-        raise ClusterUnavailableError(f"cannot reach the Ray cluster at {address!r}: {words[:200]}") from None
-    return ray
 
 
 def _check_reachable(address: str) -> None:
