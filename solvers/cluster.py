@@ -99,7 +99,8 @@ def connect(address: str) -> Any:
         except Exception as error:  # ConnectionError, ValueError, RuntimeError, grpc's: Ray raises many kinds
             words = (str(error).strip().splitlines() or [type(error).__name__])[0]
             raise ClusterUnavailableError(f"cannot reach the Ray cluster at {address!r}: {words[:200]}") from None
-    if ray.cluster_resources().get("CPU", 0) < 1:  # its actors would wait for ever
+    # Ray's ``cluster_resources`` has no annotations.
+    if ray.cluster_resources().get("CPU", 0) < 1:  # type: ignore[no-untyped-call]  # its actors would wait for ever
         raise ClusterUnavailableError(f"the Ray cluster at {address!r} has no CPU to play on: start a node with CPUs")
     return ray
 
