@@ -34,7 +34,8 @@ pair scored the same (a lopsided match, all wins). The test stops at H1 when the
 alpha)``, at H0 when it falls to ``log(beta / (1 - alpha))`` (Wald's bounds).
 
 The Elo difference said with the verdict is the pairs' mean score turned into Elo, with the 95% interval of the
-mean (normal approximation with the pairs' variance) turned into Elo too.
+mean (normal approximation with the pairs' variance; Wilson's where that fails, see ``elo_estimate``) turned into
+Elo too.
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from solvers.stats import Z95
+from solvers.stats import Z95, wilson
 
 __all__ = [
     "PENTANOMIAL",
@@ -114,8 +115,11 @@ class SprtSettings:
 
 @dataclass(frozen=True)
 class EloEstimate:
-    """An Elo difference (A's over B's) with its 95% interval; ``None`` where it is infinite (every pair won)."""
+    """An Elo difference (A's over B's) with its 95% interval; ``None`` where it is infinite (the mean score is 0 or
+    1: every pair lost or won)."""
 
+    #: The pairs' mean score, in [0, 1].
+    score: float
     elo: float | None
     low: float | None
     high: float | None
@@ -247,16 +251,22 @@ def generalized_llr(
 
 
 def elo_estimate(pair_scores: Sequence[float], z: float = Z95) -> EloEstimate:
-    """The Elo difference of the pairs' mean score, and its interval (``z``: 95%)."""
+    """The Elo difference of the pairs' mean score, and its interval (``z``: 95%): the mean's normal interval with
+    the pairs' variance; where it would leave (0, 1), or the pairs all scored the same (no variance seen: every pair
+    won, say), the Wilson interval of the mean over the pairs instead, which stays inside and takes the largest
+    variance a score in [0, 1] can have."""
     if not pair_scores:
-        return EloEstimate(None, None, None)
+        return EloEstimate(0.5, None, None, None)
     count = len(pair_scores)
     mean = sum(pair_scores) / count
     variance = sum((x - mean) ** 2 for x in pair_scores) / count
     margin = z * math.sqrt(variance / count)
-    low = max(0.0, mean - margin)
-    high = min(1.0, mean + margin)
-    return EloEstimate(elo_of_score(mean), elo_of_score(low) if low > 0 else None, elo_of_score(high))
+    low, high = mean - margin, mean + margin
+    if variance == 0 or low <= 0 or high >= 1:
+        wide_low, wide_high = wilson(mean * count, count, z)
+        low = wide_low if variance == 0 or low <= 0 else low
+        high = wide_high if variance == 0 or high >= 1 else high
+    return EloEstimate(mean, elo_of_score(mean), elo_of_score(low), elo_of_score(high))
 
 
 def verdict(settings: SprtSettings, pair_scores: Sequence[float]) -> SprtVerdict:

@@ -66,6 +66,9 @@ def test_elo_and_score_are_inverse_and_infinite_at_the_ends() -> None:
     assert estimate.high is not None
     assert estimate.elo == pytest.approx(elo_of_score(0.75))
     assert estimate.low < estimate.elo < estimate.high
+    # Eight pairs won of eight: the Elo is infinite, its interval's lower end the Wilson bound of 8 in 8 (0.676).
+    swept = elo_estimate([1.0] * 8)
+    assert swept.elo is None and swept.high is None and swept.low == pytest.approx(elo_of_score(0.6756), abs=1)
 
 
 def test_the_pairs_swap_the_players_on_the_same_first_mover() -> None:

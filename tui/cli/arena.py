@@ -250,10 +250,8 @@ def elo_words(verdict: SprtVerdict) -> str:
 
     if verdict.pairs == 0:
         return "unknown (no pair of games finished)"
-    return (
-        f"{number(estimate.elo, '+inf' if verdict.elo.high is None else '-inf')} "
-        f"[{number(estimate.low, '-inf')}, {number(estimate.high, '+inf')}] (95%)"
-    )
+    centre = number(estimate.elo, "+inf" if estimate.score >= 1 else "-inf")
+    return f"{centre} [{number(estimate.low, '-inf')}, {number(estimate.high, '+inf')}] (95%)"
 
 
 def budget_text(limit: Limit) -> str:
