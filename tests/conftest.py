@@ -240,7 +240,8 @@ _COMPILING: list[subprocess.Popen[bytes]] = []
 #: first TCG or Footstep solve.
 COMPILE = {
     "engine": "from solvers.geister_engine import kernel, search; kernel.warm_up(); search.warm_up()",
-    "solvers": "from solvers import footstep, matrix; matrix.warm_up(); footstep.warm_up()",
+    # Through kernels_ready, which leaves its markers: the screens then see the kernels compiled, as after a first use.
+    "solvers": "from solvers.kernels_ready import make_ready; make_ready('matrix'); make_ready('footstep')",
 }
 COMPILE_SCRIPT = """
 import sys

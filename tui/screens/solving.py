@@ -22,12 +22,33 @@ from textual.worker import get_current_worker
 from tui.screens.base import NashplayScreen
 from tui.widgets.solve_bar import SolveBar
 
-__all__ = ["BackgroundSolve", "Progress", "SolveCancelledError", "SolveDone", "SolveFailed", "SolveProgress"]
+__all__ = [
+    "COMPILING",
+    "BackgroundSolve",
+    "Progress",
+    "SolveCancelledError",
+    "SolveDone",
+    "SolveFailed",
+    "SolveProgress",
+    "compiling_words",
+]
 
 ResultT = TypeVar("ResultT")
 #: What a solve is told to report with: done and total (in the solve's own units; total 0 when the end is not
 #: known), a few words, and anything the screen wants to show its own way (TCG's Bellman residual).
 Progress = Callable[..., None]
+
+#: The ``extra`` of a report made while the solver's compiled kernels compile, before the solve itself
+#: (``solvers.kernels_ready``).
+COMPILING = "compiling"
+
+
+def compiling_words(what: str, share: float, seconds: float) -> tuple[int, int, str, str]:
+    """A report's arguments (done, total, words, extra) while the solver compiles: the share compiled, and the time
+    left from the time it has taken."""
+    left = f", about {max(1, round(seconds * (1 - share) / share))} s left" if share > 0 else ""
+    words = f"{what}: compiling the solver once, {share:.0%}{left}"  # the first time on a machine
+    return round(1000 * share), 1000, words, COMPILING
 
 
 class SolveCancelledError(Exception):

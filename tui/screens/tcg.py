@@ -31,9 +31,12 @@ from textual.widgets import Header, Input, Label, Static
 from core.game import Side
 from core.tcg import TcgAction, TcgState
 from solvers.advice.tcg import advise
+from solvers.cache import table_path
 from solvers.catalogue import make_player
 from solvers.eta import TimeLeft
-from solvers.tcg import ACTIONS, TcgSolution, load_solution
+from solvers.kernels_ready import make_ready
+from solvers.markov import COMPILED_FROM
+from solvers.tcg import ACTIONS, CACHE_VERSION, TcgSolution, load_solution
 from tui.config import TCG_APP_MAX_N, TcgConfig, TcgMode
 from tui.game_life import takebacks_allowed
 from tui.local_session import LocalSession
@@ -41,7 +44,15 @@ from tui.messages import OpenGame, ShowMenu
 from tui.saves import SaveSlot
 from tui.screens.base import LocalGameScreen
 from tui.screens.game_over import GameOverChoice
-from tui.screens.solving import BackgroundSolve, Progress, SolveDone, SolveFailed, SolveProgress
+from tui.screens.solving import (
+    COMPILING,
+    BackgroundSolve,
+    Progress,
+    SolveDone,
+    SolveFailed,
+    SolveProgress,
+    compiling_words,
+)
 from tui.widgets.fitted import Fitted
 from tui.widgets.footer import NashplayFooter
 from tui.widgets.heatmap import HeatMap
@@ -62,6 +73,9 @@ def _solved_game(n: int, progress: Progress) -> tuple[TcgSolution, str]:
         words = f"Solving n = {n}: {done:.0%}" + (f", {eta}" if eta else "")
         progress(round(1000 * done), 1000, words, (residual, left, eta))
 
+    if (n + 1) ** 2 >= COMPILED_FROM and not table_path("tcg", {"n": n}, CACHE_VERSION).exists():
+        # A solve this large runs compiled kernels: the first time on a machine they compile first, said as such.
+        make_ready("matrix", lambda share, seconds: progress(*compiling_words(f"Solving n = {n}", share, seconds)))
     solution, source = load_solution(n, progress=tell)
     solution.certificate  # noqa: B018
     solution.stages  # noqa: B018
@@ -230,7 +244,10 @@ class TcgScreen(LocalGameScreen[TcgState]):
 
     @on(SolveProgress)
     def _solve_progress(self, event: SolveProgress) -> None:
-        if self.solver.wants(event):
+        if self.solver.wants(event) and event.extra == COMPILING:
+            self.solver.advance(event, f"{event.words}; x cancels")
+            self.say(f"{event.words}; x cancels")
+        elif self.solver.wants(event):
             residual, left, eta = event.extra if isinstance(event.extra, tuple) else (0.0, 1.0, "")
             self.solve_progress = (residual, left, eta)
             self.solver.advance(event, f"{event.words}; x cancels")

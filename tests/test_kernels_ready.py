@@ -1,0 +1,91 @@
+"""The solvers' kernels compiled before a large solve, said while they compile (``solvers.kernels_ready``).
+
+A new user's TCG n = 200 sat at 3% and Footstep (50, 4) showed no percentage while the kernels compiled (about 3 and
+6 s the first time on a machine). These tests stand in for the compilation (seconds of processor time) with a
+warm-up that waits until the share has been told: what is checked is what is told, the marker and the words."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+
+from solvers import footstep, kernels_ready, matrix
+from tui.screens import footstep as footstep_screen
+from tui.screens import tcg as tcg_screen
+from tui.screens.solving import COMPILING
+
+
+@pytest.fixture
+def empty_cache(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "numba"))
+    monkeypatch.setattr(kernels_ready, "TELL_EVERY", 0.01)
+    return tmp_path / "numba"
+
+
+def slow_warm_up(told: threading.Event, calls: list[str], name: str) -> object:
+    def warm_up() -> None:
+        calls.append(name)
+        assert told.wait(60), "nothing was told while compiling"
+
+    return warm_up
+
+
+def test_make_ready_tells_a_moving_share_then_leaves_a_marker(
+    monkeypatch: pytest.MonkeyPatch, empty_cache: Path
+) -> None:
+    shares: list[float] = []
+    told = threading.Event()
+    calls: list[str] = []
+    monkeypatch.setattr(matrix, "warm_up", slow_warm_up(told, calls, "matrix"))
+    monkeypatch.setattr(footstep, "warm_up", slow_warm_up(told, calls, "footstep"))
+
+    def progress(share: float, seconds: float) -> None:
+        shares.append(share)
+        if len(shares) >= 3:
+            told.set()
+
+    assert not kernels_ready.is_ready("footstep")
+    assert kernels_ready.make_ready("footstep", progress)
+    assert calls == ["matrix", "footstep"]
+    assert shares == sorted(shares) and 0 < shares[-1] <= kernels_ready.MOST
+    assert kernels_ready.is_ready("footstep") and not kernels_ready.is_ready("matrix")
+    assert not kernels_ready.make_ready("footstep", progress)  # compiled: nothing to do, nothing told
+    assert calls == ["matrix", "footstep"]
+    with pytest.raises(ValueError, match="no kernels called"):
+        kernels_ready.make_ready("tcg")
+
+
+def test_the_screens_say_they_compile_the_solver_before_a_large_solve(
+    monkeypatch: pytest.MonkeyPatch, empty_cache: Path
+) -> None:
+    """TCG n = 200 and Footstep (50, 4) from an empty cache: the first reports say the solver compiles, with a share
+    and the time left, before the solve's own."""
+    reports: list[tuple[object, ...]] = []
+
+    def compiled(kernels: str, progress: object) -> bool:
+        progress(0.5, 1.5)  # type: ignore[operator]
+        return True
+
+    monkeypatch.setattr(tcg_screen, "make_ready", compiled)
+    monkeypatch.setattr(footstep_screen, "make_ready", compiled)
+    monkeypatch.setattr(tcg_screen, "load_solution", lambda n, progress: (_ for _ in ()).throw(RuntimeError("stop")))
+    solved = object()
+    monkeypatch.setattr(footstep_screen, "load_solution", lambda n, k, progress: solved)
+    with pytest.raises(RuntimeError, match="stop"):
+        tcg_screen._solved_game(200, lambda *report: reports.append(report))
+    assert footstep_screen._solved_game(50, 4, lambda *report: reports.append(report)) is solved
+    assert reports == [
+        (500, 1000, "Solving n = 200: compiling the solver once, 50%, about 2 s left", COMPILING),
+        (
+            500,
+            1000,
+            "Solving Footstep(50, 4): compiling the solver once, 50%, about 2 s left",
+            COMPILING,
+        ),
+    ]
+    reports.clear()
+    with pytest.raises(RuntimeError, match="stop"):
+        tcg_screen._solved_game(20, lambda *report: reports.append(report))  # small: numpy, nothing compiles
+    assert reports == []
