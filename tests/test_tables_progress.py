@@ -1,22 +1,33 @@
 """A Mini-Geister game whose tables are not solved yet says so while it solves them, with how far it is and where the
 tables are kept (issue: "the first Mini-Geister 3-vs-2 tables: about 1.6 s of 'working it out...' on first use").
 
-Each test has its own empty solver cache (``tests/conftest.py``), so the game's first advice solves its tables."""
+Each test has its own empty solver cache (``tests/conftest.py``), and the process's table store (kept for the process,
+``solvers.mini_geister.analysis.default_store``) is a fresh one here, so the game's first advice solves its tables."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from pilot_helpers import run, wait_for
 
 from core.game import Side
+from solvers.mini_geister.analysis import default_store
 from solvers.mini_geister.tables import TableStore, building_reported
 from solvers.mini_geister.three_vs_two import three_vs_two
 from tui.app import NashplayApp, StartRequest
 from tui.config import GeisterConfig
 from tui.screens.game import GameScreen
 from tui.widgets.advice import AdvicePanel
+
+
+@pytest.fixture(autouse=True)
+def fresh_store() -> Iterator[None]:
+    """The process's store without the tables an earlier test of this worker solved or read."""
+    default_store.cache_clear()
+    yield
+    default_store.cache_clear()
 
 
 def test_a_store_without_progress_reports_to_the_threads_listener_only_what_it_solves() -> None:
