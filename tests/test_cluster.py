@@ -121,7 +121,9 @@ def test_an_sprt_decision_ends_the_clusters_work_with_the_same_verdict(ray_head:
     local, local_test = play(None)
     assert remote_test.decided is not None and remote_test.decided.result == "H1"
     assert remote_test.decided == local_test.decided
-    assert remote.games < 40
+    # Decided on fewer games than the match's 40; how many more finished meanwhile depends on the machine (the
+    # actors play on while the verdict travels back: under load all 40 once did), so only the decision is asserted.
+    assert 2 * remote_test.decided.pairs < 40 and remote.games <= 40
     by_index = {r.index: r for r in local.results}
     assert all(by_index.get(r.index, r) == r for r in remote.results)  # every game both played is the same game
     wait_until(lambda: _cpus_free(ray_head), "the stopped match's actors to give their CPUs back")
