@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import threading
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -398,3 +399,35 @@ def test_the_win_chance_is_given_to_the_mix_bars_precision() -> None:
             assert re.search(r"Your win chance \(equilibrium\): \d+\.\d%", state), state
 
     run(test)
+
+
+def test_a_first_solve_says_where_its_table_is_kept(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Solved once per machine, then read from the cache: while the first solve runs, the screen says where."""
+    import tui.screens.tcg as tcg_screen
+
+    go_on = threading.Event()
+    solve = tcg_screen.load_solution
+
+    def held(n: int, progress: object) -> tuple[TcgSolution, str]:
+        assert go_on.wait(HANG_SECONDS)
+        return solve(n, progress=progress)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(tcg_screen, "load_solution", held)
+    short = tmp_path / "c"  # a cache folder whose path fits the screen's left column whole
+    monkeypatch.setenv("NASHPLAY_CACHE_DIR", str(short))
+
+    async def test() -> None:
+        app = tcg_app(n=5)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = screen_of(app)
+            state = screen.query_one("#tcg-state")
+            kept = f"Solved once, then read from:\n{short}"
+            await wait_for(pilot, lambda: kept in str(state.render()), "where the table is kept")
+            go_on.set()
+            await wait_for(pilot, lambda: screen.solution is not None, "the solve")
+            assert "read from" not in str(state.render())
+
+    try:
+        run(test)
+    finally:
+        go_on.set()

@@ -45,7 +45,15 @@ from tui.local_session import LocalSession
 from tui.messages import OpenGame, OpenLearningCurves, ShowMenu
 from tui.saves import SaveSlot
 from tui.screens.base import LocalGameScreen
-from tui.screens.solving import BackgroundSolve, Progress, SolveDone, SolveFailed, SolveProgress, compiling_words
+from tui.screens.solving import (
+    BackgroundSolve,
+    Progress,
+    SolveDone,
+    SolveFailed,
+    SolveProgress,
+    compiling_words,
+    kept_in_text,
+)
 from tui.widgets.advice import AdvicePanel
 from tui.widgets.fitted import Fitted
 from tui.widgets.footer import NashplayFooter
@@ -352,6 +360,8 @@ class FootstepScreen(LocalGameScreen[FootstepState]):
         elif not self._ready():
             what = "Training the learner" if self.solution is not None else "Solving"
             text.append(f"{what} in the background...", style="italic")
+            if self.solution is None:  # solved once on a machine: where it is kept
+                text.append("\n" + kept_in_text(), style="dim")
         elif points == 0:
             text.append("You have no points left: you bid 0. Press Enter for the round.", style="bold")
         else:

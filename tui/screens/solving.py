@@ -31,6 +31,7 @@ __all__ = [
     "SolveFailed",
     "SolveProgress",
     "compiling_words",
+    "kept_in_text",
 ]
 
 ResultT = TypeVar("ResultT")
@@ -41,6 +42,19 @@ Progress = Callable[..., None]
 #: The ``extra`` of a report made while the solver's compiled kernels compile, before the solve itself
 #: (``solvers.kernels_ready``).
 COMPILING = "compiling"
+
+
+def kept_in_text() -> str:
+    """Where a solved table is kept (solved once per machine, read from there afterwards), for a screen to say while
+    it solves: the folder on a line of its own, never broken (it may be copied), the home folder written ``~``."""
+    from pathlib import Path
+
+    from solvers.cache_folder import cache_dir
+
+    folder, home = str(cache_dir()), str(Path.home())
+    if folder == home or folder.startswith(home + "/"):
+        folder = "~" + folder[len(home) :]
+    return f"Solved once, then read from:\n{folder}"
 
 
 def compiling_words(what: str, share: float, seconds: float) -> tuple[int, int, str, str]:

@@ -52,6 +52,7 @@ from tui.screens.solving import (
     SolveFailed,
     SolveProgress,
     compiling_words,
+    kept_in_text,
 )
 from tui.widgets.fitted import Fitted
 from tui.widgets.footer import NashplayFooter
@@ -341,6 +342,8 @@ class TcgScreen(LocalGameScreen[TcgState]):
                 text.append(f"\n{1 - left:.0%} done" + (f", {eta}" if eta else ""), style="italic")
                 text.append(f"\nBellman residual {residual:.1e}", style="italic")
                 text.append("\n(done when it is below 1e-14)", style="dim")
+            if self.solving is not None:  # solved once on a machine: where it is kept
+                text.append("\n" + kept_in_text(), style="dim")
             self.query_one("#tcg-state", Static).update(text)
             heat.values = None
             self._clear_mixes()
