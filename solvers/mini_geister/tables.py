@@ -207,6 +207,13 @@ class TableStore:
 
         return report
 
+    def _starting(self, what: str) -> None:
+        """Say that ``what`` is being solved from its start: working out its events (its first half of the work)
+        comes before the retrograde pass that reports shares, and a listener said nothing for most of a table."""
+        report = self._report(what)
+        if report is not None:
+            report(0.0)
+
     # ---- the perfect-information tables
 
     def perfect(self, analysed: Army, opponent: Army) -> Table:
@@ -222,6 +229,7 @@ class TableStore:
         return self._load(name, params, roles, layout, lambda: self._build_perfect(analysed, opponent, roles, layout))
 
     def _build_perfect(self, analysed: Army, opponent: Army, roles: Roles, layout: Layout) -> Solved:
+        self._starting(f"perfect information, {analysed.text()} vs {opponent.text()}")
         placements = layout.placements
         base = layout.enumerate()
         masks = empty_masks(placements)
@@ -303,6 +311,7 @@ class TableStore:
         return self._load(name, spec.params(), roles, layout, lambda: self._build_colourless(spec, roles, layout))
 
     def _build_colourless(self, spec: ColourlessSpec, roles: Roles, layout: Layout) -> Solved:
+        self._starting(f"colourless, {spec.text()}")
         placements = layout.placements
         base = layout.enumerate()
         masks = empty_masks(placements)
