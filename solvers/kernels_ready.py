@@ -33,6 +33,11 @@ TELL_EVERY = 0.25
 MOST = 0.95
 
 
+def time_left_words(share: float, seconds: float) -> str:
+    """ ", about N s left" from the share compiled and the seconds it took (nothing before any share)."""
+    return f", about {max(1, round(seconds * (1 - share) / share))} s left" if share > 0 else ""
+
+
 def _folder() -> Path:
     """Where numba caches the solvers' kernels (``solvers.matrix.compile_kernels``)."""
     return Path(os.environ.get("NUMBA_CACHE_DIR") or str(cache_dir() / "numba"))

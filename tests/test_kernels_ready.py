@@ -89,3 +89,40 @@ def test_the_screens_say_they_compile_the_solver_before_a_large_solve(
     with pytest.raises(RuntimeError, match="stop"):
         tcg_screen._solved_game(20, lambda *report: reports.append(report))  # small: numpy, nothing compiles
     assert reports == []
+
+
+def test_the_solve_commands_compile_the_solver_first_and_say_so(
+    monkeypatch: pytest.MonkeyPatch, empty_cache: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`solve footstep` from an empty cache waited seconds saying nothing, then 'level 90/101': now its status line
+    says the solver compiles, then the share of the solve done with the time left."""
+    from tui.cli import common
+    from tui.cli.solve import footstep as footstep_command
+
+    asked: list[str] = []
+
+    def compiled(kernels: str, progress: object) -> bool:
+        asked.append(kernels)
+        progress(0.5, 1.5)  # type: ignore[operator]
+        return True
+
+    def solve(n: int, k: int, use_cache: bool, progress: object) -> tuple[str, str]:
+        progress(100, 101)  # type: ignore[operator]
+        return "solution", "built"
+
+    monkeypatch.setattr(kernels_ready, "make_ready", compiled)
+    monkeypatch.setattr(footstep.FootstepSolution, "load", solve)
+    monkeypatch.setattr(common.StatusLine, "__init__", lambda self, delay=0.0, width=110: _live(self))
+    assert footstep_command.load_with_progress(50, 4, True, False) == ("solution", "built")  # type: ignore[comparison-overlap]
+    said = capsys.readouterr().err
+    assert asked == ["footstep"]
+    assert "compiling the solver once (the first time on this machine): 50%, about 2 s left" in said
+    assert "solving Footstep(50, 4): 100%" in said
+    assert common.compiling_text(0.0, 0.1) == "compiling the solver once (the first time on this machine): 0%"
+
+
+def _live(line: object) -> None:
+    """A status line written whatever stderr is (the test's is not a terminal) and at once."""
+    import time
+
+    line.live, line.delay, line.width, line.started, line.shown = True, 0.0, 200, time.monotonic(), 0  # type: ignore[attr-defined]

@@ -160,6 +160,13 @@ def read_line(stream: TextIO) -> str:
             return stream.readline()
 
 
+def compiling_text(share: float, seconds: float) -> str:
+    """A status line while a solver's kernels compile, the first time on a machine (``solvers.kernels_ready``)."""
+    from solvers.kernels_ready import time_left_words
+
+    return f"compiling the solver once (the first time on this machine): {share:.0%}{time_left_words(share, seconds)}"
+
+
 class StatusLine:
     """How far a long job has come, on one line of stderr: written only on a terminal (pipes and JSON stay clean)
     and only once the job has run ``delay`` seconds (a quick one writes nothing); ``clear`` (or leaving the

@@ -60,8 +60,9 @@ def kept_in_text() -> str:
 def compiling_words(what: str, share: float, seconds: float) -> tuple[int, int, str, str]:
     """A report's arguments (done, total, words, extra) while the solver compiles: the share compiled, and the time
     left from the time it has taken."""
-    left = f", about {max(1, round(seconds * (1 - share) / share))} s left" if share > 0 else ""
-    words = f"{what}: compiling the solver once, {share:.0%}{left}"  # the first time on a machine
+    from solvers.kernels_ready import time_left_words
+
+    words = f"{what}: compiling the solver once, {share:.0%}{time_left_words(share, seconds)}"
     return round(1000 * share), 1000, words, COMPILING
 
 

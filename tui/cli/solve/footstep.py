@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -13,7 +12,7 @@ from core.footstep import FootstepPosition, parse_position
 from core.game import Side
 from core.games import game_type
 from tui.arguments import add_parameter_with_default
-from tui.cli.common import plural
+from tui.cli.common import StatusLine, compiling_text, plural
 from tui.config import FOOTSTEP_MAX_K, FOOTSTEP_MAX_N, FootstepConfig
 
 if TYPE_CHECKING:
@@ -51,22 +50,29 @@ def _mix_json(mix: dict[int, float]) -> dict[str, float]:
 
 
 def load_with_progress(n: int, k: int, use_cache: bool, quiet: bool) -> tuple[FootstepSolution, str]:
-    from solvers.footstep import FootstepSolution
+    """The solution, saying on a terminal's stderr how far the solve is (the share of its work done and the time
+    left), and first, the first time on a machine, the compilation of the solver's kernels."""
+    from solvers.cache import table_path
+    from solvers.eta import TimeLeft
+    from solvers.footstep import CACHE_VERSION, COMPILED_FROM, FootstepSolution, level_shares
+    from solvers.kernels_ready import make_ready
 
-    started = time.perf_counter()
-    shown = False
+    with StatusLine() as status:
+        if quiet:
+            status.live = False
+        if n * n * (2 * k - 1) >= COMPILED_FROM and not (
+            use_cache and table_path("footstep", {"n": n, "k": k}, CACHE_VERSION).exists()
+        ):
+            make_ready("footstep", lambda share, seconds: status.show(compiling_text(share, seconds)))
+        shares = level_shares(n, k)  # the share of the work each level count stands for: levels differ a lot
+        time_left = TimeLeft()
 
-    def progress(level: int, levels: int) -> None:
-        nonlocal shown
-        if quiet or not sys.stderr.isatty() or time.perf_counter() - started < 0.5:
-            return
-        shown = True
-        print(f"\rsolving Footstep({n}, {k}): level {level}/{levels}", end="", file=sys.stderr, flush=True)
+        def progress(level: int, levels: int) -> None:
+            done = float(shares[min(level, len(shares) - 1)])
+            eta = time_left.text(done)
+            status.show(f"solving Footstep({n}, {k}): {done:.0%}" + (f", {eta}" if eta else ""))
 
-    solution, source = FootstepSolution.load(n, k, use_cache=use_cache, progress=progress)
-    if shown:
-        print(file=sys.stderr)
-    return solution, source
+        return FootstepSolution.load(n, k, use_cache=use_cache, progress=progress)
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:

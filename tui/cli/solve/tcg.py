@@ -8,7 +8,7 @@ import json
 
 from core.games import game_type
 from tui.arguments import add_parameter_with_default
-from tui.cli.common import StatusLine, plural
+from tui.cli.common import StatusLine, compiling_text, plural
 from tui.config import TCG_APP_MAX_N
 
 #: The largest n solved (the app's too; see ``tui.config`` for the times measured).
@@ -27,10 +27,18 @@ def add_commands(solvers: argparse._SubParsersAction[argparse.ArgumentParser]) -
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from solvers.cache import table_path
     from solvers.eta import TimeLeft
-    from solvers.tcg import TcgSolution, strategy_table, to_json, value_table
+    from solvers.kernels_ready import make_ready
+    from solvers.markov import COMPILED_FROM
+    from solvers.tcg import CACHE_VERSION, TcgSolution, strategy_table, to_json, value_table
 
     with StatusLine() as status:
+        if (args.n + 1) ** 2 >= COMPILED_FROM and (
+            args.no_cache or not table_path("tcg", {"n": args.n}, CACHE_VERSION).exists()
+        ):
+            # The first time on a machine the solver's kernels compile first (seconds): said, not a silent wait.
+            make_ready("matrix", lambda share, seconds: status.show(compiling_text(share, seconds)))
         time_left = TimeLeft()
 
         def progress(step: int, residual: float, left: float) -> None:
