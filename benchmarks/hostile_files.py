@@ -38,10 +38,15 @@ from tui.session import GameSession, resumable
 
 
 def sound_game(rng: random.Random) -> GameSession:
-    variant = rng.choice(["mini-geister", "geister"])
+    return play_sound_game(rng, rng.choice(["mini-geister", "geister"]), 0, 30)
+
+
+def play_sound_game(rng: random.Random, variant: str, fewest: int, most: int) -> GameSession:
+    """A seeded game of ``variant`` against chototsu, from ``fewest`` to ``most - 1`` random moves in (fewer if it
+    ends): the sound input every hostile case is set beside."""
     setup = "BR" if variant == "mini-geister" else "BBBBRRRR"
     session = GameSession(GeisterConfig(variant, Side.P1, "chototsu", setup, rng.randrange(10**6)))
-    for _ in range(rng.randrange(0, 30)):
+    for _ in range(rng.randrange(fewest, most)):
         if session.is_over:
             break
         if session.humans_turn:

@@ -19,12 +19,11 @@ import traceback
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from hostile_files import SAVE_DAMAGE, SECRET_DAMAGE
+from hostile_files import SAVE_DAMAGE, SECRET_DAMAGE, play_sound_game
 from pilot_helpers import play_app
 from textual.pilot import Pilot
 from textual.widgets import Input, OptionList
 
-from core.game import Side
 from core.record import Record, printable
 from hostile.common import (
     NASHPLAY,
@@ -42,7 +41,6 @@ from hostile.common import (
     write_text,
 )
 from tui.app import NashplayApp, StartRequest
-from tui.config import GeisterConfig
 from tui.saves import GameKeeper, SaveStore
 from tui.screens.ask_path import AskPath, AskServer
 from tui.screens.game import GameScreen
@@ -124,16 +122,7 @@ def said(app: NashplayApp) -> str:
 
 
 def sound_session(rng: random.Random, variant: str = "geister") -> GameSession:
-    setup = "BR" if variant == "mini-geister" else "BBBBRRRR"
-    session = GameSession(GeisterConfig(variant, Side.P1, "chototsu", setup, rng.randrange(10**6)))
-    for _ in range(rng.randrange(2, 12)):
-        if session.is_over:
-            break
-        if session.humans_turn:
-            session.play(rng.choice(session.view().legal_moves()))
-        else:
-            session.apply_opponent(session.choose_opponent_move(session.opponent_view()), session.version)
-    return session
+    return play_sound_game(rng, variant, 2, 12)
 
 
 def keep_sound_game(state: Path, rng: random.Random) -> tuple[str, GameSession]:
@@ -146,6 +135,20 @@ def keep_sound_game(state: Path, rng: random.Random) -> tuple[str, GameSession]:
     keeper.release()
     assert keeper.slot is not None
     return keeper.slot.id, session
+
+
+def run_app_then_resume(
+    body: Callable[[NashplayApp, Pilot[None]], Awaitable[Outcome]], label: str, state: Path, sound_id: str
+) -> Outcome:
+    """``body`` in a fresh app, then the sound save checked: still there, and it resumes."""
+    outcome = run_app(NashplayApp(ai_delay=0), body, what=label)
+    if outcome.kind != "clean":
+        return outcome
+    resumes = still_resumes(state, sound_id)
+    if resumes.kind != "clean":
+        resumes.detail = f"{label}: {resumes.detail}"
+        return resumes
+    return outcome
 
 
 def still_resumes(state: Path, slot_id: str) -> Outcome:
@@ -532,14 +535,7 @@ def hostile_slot(rng: random.Random, work: Path, sound: bool) -> Outcome:
             return crash(f"{label}: q did not quit from the menu")
         return clean(label)
 
-    outcome = run_app(NashplayApp(ai_delay=0), body, what=label)
-    if outcome.kind != "clean":
-        return outcome
-    resumes = still_resumes(state, sound_id)
-    if resumes.kind != "clean":
-        resumes.detail = f"{label}: {resumes.detail}"
-        return resumes
-    return outcome
+    return run_app_then_resume(body, label, state, sound_id)
 
 
 # ------------------------------------------------------------------------------------------------ special files
@@ -648,14 +644,7 @@ def special_state(rng: random.Random, work: Path, sound: bool) -> Outcome:
                 return crash(f"{label}: the app did not quit")
         return clean(label)
 
-    outcome = run_app(NashplayApp(ai_delay=0), body, what=label)
-    if outcome.kind != "clean":
-        return outcome
-    resumes = still_resumes(state, sound_id)
-    if resumes.kind != "clean":
-        resumes.detail = f"{label}: {resumes.detail}"
-        return resumes
-    return outcome
+    return run_app_then_resume(body, label, state, sound_id)
 
 
 # ------------------------------------------------------------------------------------------------ markup
