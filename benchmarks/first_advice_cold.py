@@ -28,6 +28,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from textual.pilot import Pilot
+
 from core.game import Side
 from tui.app import NashplayApp, StartRequest
 from tui.config import GeisterConfig
@@ -54,17 +56,23 @@ async def first_advice(ahead: bool, menu: float, look: float) -> float:
                 await pilot.pause()
             screen = app.screen
             assert isinstance(screen, GameScreen)
-            await asyncio.sleep(look)
-            asked = time.perf_counter()
-            await pilot.press("a")
-            panel = screen.query_one("#search-advice", AdvicePanel)
-            while "Suggested" not in str(panel.render()):
-                if time.perf_counter() - asked > 300:
-                    raise RuntimeError(f"the advice never came: {' '.join(str(panel.render()).split())}")
-                await pilot.pause(0.01)
-            return (time.perf_counter() - asked) * 1000
+            return await ms_to_first_suggestion(pilot, screen, look, ceiling=300.0)
     finally:
         shutdown_all()
+
+
+async def ms_to_first_suggestion(pilot: Pilot[None], screen: GameScreen, look: float, ceiling: float) -> float:
+    """``look`` seconds at the board, then ``a``: the milliseconds until the advice panel suggests a move (a
+    ``RuntimeError`` saying what the panel shows after ``ceiling`` seconds)."""
+    await asyncio.sleep(look)
+    asked = time.perf_counter()
+    await pilot.press("a")
+    panel = screen.query_one("#search-advice", AdvicePanel)
+    while "Suggested" not in str(panel.render()):
+        if time.perf_counter() - asked > ceiling:
+            raise RuntimeError(f"the advice never came: {' '.join(str(panel.render()).split())}")
+        await pilot.pause(0.005)
+    return (time.perf_counter() - asked) * 1000
 
 
 def one_game(ahead: bool, menu: float, look: float) -> float:

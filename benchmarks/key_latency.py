@@ -49,6 +49,9 @@ if os.environ.get("NASHPLAY_BENCH_FOLDERS") != "1":
     os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="nashplay-bench-cache-")
 
 # Imported after the environment above is set: the app reads it at import.
+
+from first_advice_cold import ms_to_first_suggestion
+
 from core.game import Side
 from solvers.geister.montecarlo import UPPPlayer
 from solvers.players import Limit
@@ -126,17 +129,9 @@ async def first_advice_after_a_look(ahead: bool, look: float) -> float:
             await pilot.pause()
             screen = app.screen
             assert isinstance(screen, GameScreen)
-            await asyncio.sleep(look)
-            asked = time.perf_counter()
-            await pilot.press("a")
-            panel = screen.query_one("#search-advice", AdvicePanel)
-            for _ in range(6000):
-                if "Suggested" in str(panel.render()):
-                    waited = (time.perf_counter() - asked) * 1000
-                    await pilot.press("a")  # off again: the app remembers the panel for the next game
-                    return waited
-                await pilot.pause(0.005)
-            raise RuntimeError("the advice search never reported")
+            waited = await ms_to_first_suggestion(pilot, screen, look, ceiling=30.0)
+            await pilot.press("a")  # off again: the app remembers the panel for the next game
+            return waited
     finally:
         shutdown_all()
 
