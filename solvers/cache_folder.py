@@ -14,3 +14,8 @@ def cache_dir() -> Path:
         return Path(override)
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base) / "nashplay"
+
+
+def numba_cache_dir() -> Path:
+    """Where numba caches nashplay's compiled kernels: ``$NUMBA_CACHE_DIR``, else ``<cache dir>/numba``."""
+    return Path(os.environ.get("NUMBA_CACHE_DIR") or str(cache_dir() / "numba"))

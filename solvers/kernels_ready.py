@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import os
 import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-from solvers.cache_folder import cache_dir
+from solvers.cache_folder import numba_cache_dir
 
 #: Each set of kernels: the sources it is compiled from, and the seconds it takes to compile from an empty cache on
 #: 2 cores (measured with another process busy: 2.7 s for the matrix games' kernels, 3.5 s more for Footstep's).
@@ -38,18 +37,13 @@ def time_left_words(share: float, seconds: float) -> str:
     return f", about {max(1, round(seconds * (1 - share) / share))} s left" if share > 0 else ""
 
 
-def _folder() -> Path:
-    """Where numba caches the solvers' kernels (``solvers.matrix.compile_kernels``)."""
-    return Path(os.environ.get("NUMBA_CACHE_DIR") or str(cache_dir() / "numba"))
-
-
 def _marker(kernels: str) -> Path:
     sources, _ = KERNEL_SETS[kernels]
     sha = hashlib.sha256()
     for name in sources:
         with contextlib.suppress(OSError):
             sha.update((Path(__file__).resolve().parent / name).read_bytes())
-    return _folder() / f"{kernels}-kernels-compiled-{sha.hexdigest()[:16]}"
+    return numba_cache_dir() / f"{kernels}-kernels-compiled-{sha.hexdigest()[:16]}"
 
 
 def is_ready(kernels: str) -> bool:

@@ -646,15 +646,13 @@ def compile_kernels(namespace: dict[str, Any], names: tuple[str, ...], inline: t
     Importing numba costs a few tenths of a second, and compiling a few seconds the first time: callers do this
     only where the work is large (never when the app starts).
     """
-    import os
     import tempfile
-    from pathlib import Path
 
     import numba
 
-    from solvers.cache import cache_dir
+    from solvers.cache_folder import numba_cache_dir
 
-    folder = Path(os.environ.get("NUMBA_CACHE_DIR") or str(cache_dir() / "numba"))
+    folder = numba_cache_dir()
     try:
         folder.mkdir(parents=True, exist_ok=True)
         tempfile.TemporaryFile(dir=folder).close()

@@ -28,7 +28,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from solvers.cache_folder import cache_dir
+from solvers.cache_folder import numba_cache_dir
 
 try:  # POSIX: the compile lock; elsewhere two processes may compile at once (as numba allows: the same result)
     import fcntl
@@ -66,8 +66,7 @@ def source_key() -> str:
 
 def engine_folder() -> Path:
     """The folder the compiled engine of these sources is cached in (not created here)."""
-    root = os.environ.get("NUMBA_CACHE_DIR") or str(cache_dir() / "numba")
-    return Path(root) / f"geister_engine-{source_key()}"
+    return numba_cache_dir() / f"geister_engine-{source_key()}"
 
 
 def is_compiled(folder: Path | None = None) -> bool:
