@@ -80,7 +80,8 @@ def mark_compiled(folder: Path) -> None:
         (folder / PROGRESS_FILE).unlink(missing_ok=True)
 
 
-#: How deep this process is in ``compiling()`` (the kernels' warm-up runs inside the search's: one lock).
+#: How deep this process is in ``compiling()``: a warm-up called from inside another takes no second lock (a second
+#: ``flock`` on the same file from this process would wait for itself).
 _held: list[int] = []
 
 
@@ -131,11 +132,10 @@ def report_progress(
 
 @dataclass(frozen=True)
 class CompileProgress:
-    """A compilation under way in some process: the share done, the seconds since it began, and the seconds left
-    (estimated from the time the share done took; ``None`` before anything is done)."""
+    """A compilation under way in some process: the share done, and the seconds left (estimated from the time the
+    share done took; ``None`` before anything is done)."""
 
     share: float
-    elapsed: float
     left: float | None
 
     def text(self) -> str:
@@ -165,7 +165,7 @@ def compile_progress(folder: Path | None = None, now: float | None = None) -> Co
     elapsed = max(0.0, now - started)
     share = min(max(share, 0.0), 0.99)
     left = elapsed * (1 - share) / share if share > 0 else None
-    return CompileProgress(share, elapsed, left)
+    return CompileProgress(share, left)
 
 
 def _alive(pid: int) -> bool:
