@@ -34,6 +34,7 @@ from numpy.typing import NDArray
 from core.footstep import FootstepPosition, FootstepView, legal_bids
 from core.game import Side
 from solvers.cache import load_or_build
+from solvers.kernels_ready import Compiling, make_ready
 from solvers.matrix import compile_kernels, exploitability, solve_lp, solve_lp_blocks, undominated
 from solvers.players import Limit
 
@@ -265,11 +266,20 @@ class FootstepSolution:
 
     @classmethod
     def load(
-        cls, n: int, k: int, use_cache: bool = True, progress: Progress | None = None
+        cls,
+        n: int,
+        k: int,
+        use_cache: bool = True,
+        progress: Progress | None = None,
+        compiling: Compiling | None = None,
     ) -> tuple[FootstepSolution, str]:
-        """From the disk cache when it is sound, else solved (and cached); also says which ("cache", "built"...)."""
+        """From the disk cache when it is sound, else solved (and cached); also says which ("cache", "built"...). A
+        solve large enough for the compiled levels first makes their kernels ready, telling ``compiling`` while they
+        compile (the first time on a machine)."""
 
         def build() -> dict[str, np.ndarray]:
+            if n * n * (2 * k - 1) >= COMPILED_FROM:
+                make_ready("footstep", compiling)
             solution = cls.compute(n, k, progress)
             return solution._arrays()
 
@@ -350,12 +360,15 @@ class FootstepSolution:
 _SOLVED: dict[tuple[int, int], FootstepSolution] = {}
 
 
-def load_solution(n: int, k: int, progress: Progress | None = None) -> tuple[FootstepSolution, str]:
+def load_solution(
+    n: int, k: int, progress: Progress | None = None, compiling: Compiling | None = None
+) -> tuple[FootstepSolution, str]:
     """The solution of Footstep(n, k) and where it came from, loaded once per process (from the disk cache, or solved
-    and saved; ``"memory"`` when this process had it already): the equilibrium player and the app share it."""
+    and saved; ``"memory"`` when this process had it already): the equilibrium player and the app share it.
+    ``compiling``: as for ``FootstepSolution.load``."""
     if (n, k) in _SOLVED:
         return _SOLVED[(n, k)], "memory"
-    solution, source = FootstepSolution.load(n, k, progress=progress)
+    solution, source = FootstepSolution.load(n, k, progress=progress, compiling=compiling)
     _SOLVED[(n, k)] = solution
     return solution, source
 

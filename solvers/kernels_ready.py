@@ -26,6 +26,8 @@ KERNEL_SETS: dict[str, tuple[tuple[str, ...], float]] = {
     "matrix": (("matrix.py",), 2.7),
     "footstep": (("matrix.py", "footstep.py"), 6.2),
 }
+#: Told while kernels compile: the share compiled (by the time taken against the time it takes) and the seconds so far.
+Compiling = Callable[[float, float], None]
 #: How often the share is told while the kernels compile.
 TELL_EVERY = 0.25
 #: The share told never passes this before the compilation ends (the time it takes is an estimate).
@@ -51,7 +53,7 @@ def is_ready(kernels: str) -> bool:
     return _marker(kernels).exists()
 
 
-def make_ready(kernels: str, progress: Callable[[float, float], None] | None = None) -> bool:
+def make_ready(kernels: str, progress: Compiling | None = None) -> bool:
     """Compile ``kernels`` now if they are not cached yet, telling ``progress(share, seconds so far)`` every
     ``TELL_EVERY`` seconds meanwhile; whether there was anything to compile."""
     if kernels not in KERNEL_SETS:

@@ -25,7 +25,8 @@ import numpy as np
 
 from core.tcg import TcgAction, TcgView
 from solvers.cache import load_or_build
-from solvers.markov import WIN1, WIN2, Certificate, MarkovGame, MarkovSolution, Progress, certify, solve
+from solvers.kernels_ready import Compiling, make_ready
+from solvers.markov import COMPILED_FROM, WIN1, WIN2, Certificate, MarkovGame, MarkovSolution, Progress, certify, solve
 from solvers.players import Limit
 
 ACTIONS: tuple[TcgAction, ...] = tuple(TcgAction)  # c, a, d, s: the index order of every array here
@@ -229,11 +230,16 @@ class TcgSolution:
         return cls(n, build_game(n), solve_tcg(n, tolerance=tolerance, progress=progress))
 
     @classmethod
-    def load(cls, n: int, use_cache: bool = True, progress: Progress | None = None) -> tuple[TcgSolution, str]:
+    def load(
+        cls, n: int, use_cache: bool = True, progress: Progress | None = None, compiling: Compiling | None = None
+    ) -> tuple[TcgSolution, str]:
         """The solution for ``n`` from the disk cache (built and saved when missing or corrupt), and where it
-        came from (see ``solvers.cache.Loaded.source``)."""
+        came from (see ``solvers.cache.Loaded.source``). A solve large enough for the compiled stage games first
+        makes their kernels ready, telling ``compiling`` while they compile (the first time on a machine)."""
 
         def build() -> dict[str, np.ndarray]:
+            if (n + 1) ** 2 >= COMPILED_FROM:
+                make_ready("matrix", compiling)
             fresh = cls.compute(n, progress=progress).solution
             return {
                 "values": fresh.values,
@@ -299,13 +305,15 @@ class TcgSolution:
 _SOLVED: dict[int, TcgSolution] = {}
 
 
-def load_solution(n: int, progress: Progress | None = None) -> tuple[TcgSolution, str]:
+def load_solution(
+    n: int, progress: Progress | None = None, compiling: Compiling | None = None
+) -> tuple[TcgSolution, str]:
     """The solution of the Twice Clap Game for ``n`` and where it came from, loaded once per process (from the
     disk cache, or solved and saved; ``"memory"`` when this process had it already): the equilibrium player and the
-    app share it."""
+    app share it. ``compiling``: as for ``TcgSolution.load``."""
     if n in _SOLVED:
         return _SOLVED[n], "memory"
-    solution, source = TcgSolution.load(n, progress=progress)
+    solution, source = TcgSolution.load(n, progress=progress, compiling=compiling)
     _SOLVED[n] = solution
     return solution, source
 

@@ -256,7 +256,7 @@ def test_the_solves_progress_is_the_share_of_the_work_not_of_the_levels(monkeypa
 
     told: list[tuple[int, int, str]] = []
 
-    def load(n: int, k: int, progress: Callable[[int, int], None]) -> tuple[None, str]:
+    def load(n: int, k: int, progress: Callable[[int, int], None], compiling: object) -> tuple[None, str]:
         for level in range(2 * n + 2):
             progress(level, 2 * n + 1)
         return None, "solved"

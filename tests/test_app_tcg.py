@@ -115,10 +115,12 @@ def test_changing_n_solves_in_the_background_and_the_game_goes_on(monkeypatch: p
     release = threading.Event()
     real_load = TcgSolution.load
 
-    def slow_load(n: int, use_cache: bool = True, progress: object = None) -> tuple[TcgSolution, str]:
+    def slow_load(
+        n: int, use_cache: bool = True, progress: object = None, compiling: object = None
+    ) -> tuple[TcgSolution, str]:
         if n == 40:
             assert release.wait(timeout=HANG_SECONDS), "the test never released the solve"
-        return real_load(n, use_cache, progress)  # type: ignore[arg-type]
+        return real_load(n, use_cache, progress, compiling)  # type: ignore[arg-type]
 
     monkeypatch.setattr(TcgSolution, "load", staticmethod(slow_load))
 
@@ -408,9 +410,9 @@ def test_a_first_solve_says_where_its_table_is_kept(monkeypatch: pytest.MonkeyPa
     go_on = threading.Event()
     solve = tcg_screen.load_solution
 
-    def held(n: int, progress: object) -> tuple[TcgSolution, str]:
+    def held(n: int, progress: object, compiling: object) -> tuple[TcgSolution, str]:
         assert go_on.wait(HANG_SECONDS)
-        return solve(n, progress=progress)  # type: ignore[arg-type]
+        return solve(n, progress=progress, compiling=compiling)  # type: ignore[arg-type]
 
     monkeypatch.setattr(tcg_screen, "load_solution", held)
     short = tmp_path / "c"  # a cache folder whose path fits the screen's left column whole

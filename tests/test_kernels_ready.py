@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from solvers import footstep, kernels_ready, matrix
+from solvers import tcg as solvers_tcg
 from tui.screens import footstep as footstep_screen
 from tui.screens import tcg as tcg_screen
 from tui.screens.solving import COMPILING
@@ -68,14 +69,20 @@ def test_the_screens_say_they_compile_the_solver_before_a_large_solve(
         progress(0.5, 1.5)  # type: ignore[operator]
         return True
 
-    monkeypatch.setattr(tcg_screen, "make_ready", compiled)
-    monkeypatch.setattr(footstep_screen, "make_ready", compiled)
-    monkeypatch.setattr(tcg_screen, "load_solution", lambda n, progress: (_ for _ in ()).throw(RuntimeError("stop")))
-    solved = object()
-    monkeypatch.setattr(footstep_screen, "load_solution", lambda n, k, progress: solved)
+    def stop(*args: object, **kwargs: object) -> object:
+        raise RuntimeError("stop")  # where the solve itself would begin
+
+    # The solvers make their kernels ready when they build a table (not when they read one, nor for a small game).
+    monkeypatch.setattr(solvers_tcg, "make_ready", compiled)
+    monkeypatch.setattr(footstep, "make_ready", compiled)
+    monkeypatch.setattr(solvers_tcg.TcgSolution, "compute", stop)
+    monkeypatch.setattr(footstep.FootstepSolution, "compute", stop)
+    monkeypatch.setattr(solvers_tcg, "_SOLVED", {})
+    monkeypatch.setattr(footstep, "_SOLVED", {})
     with pytest.raises(RuntimeError, match="stop"):
         tcg_screen._solved_game(200, lambda *report: reports.append(report))
-    assert footstep_screen._solved_game(50, 4, lambda *report: reports.append(report)) is solved
+    with pytest.raises(RuntimeError, match="stop"):
+        footstep_screen._solved_game(50, 4, lambda *report: reports.append(report))
     assert reports == [
         (500, 1000, "Solving n = 200: compiling the solver once, 50%, about 2 s left", COMPILING),
         (
@@ -106,14 +113,15 @@ def test_the_solve_commands_compile_the_solver_first_and_say_so(
         progress(0.5, 1.5)  # type: ignore[operator]
         return True
 
-    def solve(n: int, k: int, use_cache: bool, progress: object) -> tuple[str, str]:
+    def solve(n: int, k: int, progress: object) -> object:
         progress(100, 101)  # type: ignore[operator]
-        return "solution", "built"
+        raise RuntimeError("stop")  # where the table would be written
 
-    monkeypatch.setattr(kernels_ready, "make_ready", compiled)
-    monkeypatch.setattr(footstep.FootstepSolution, "load", solve)
+    monkeypatch.setattr(footstep, "make_ready", compiled)
+    monkeypatch.setattr(footstep.FootstepSolution, "compute", solve)
     monkeypatch.setattr(common.StatusLine, "__init__", lambda self, delay=0.0, width=110: _live(self))
-    assert footstep_command.load_with_progress(50, 4, True, False) == ("solution", "built")  # type: ignore[comparison-overlap]
+    with pytest.raises(RuntimeError, match="stop"):
+        footstep_command.load_with_progress(50, 4, True, False)
     said = capsys.readouterr().err
     assert asked == ["footstep"]
     assert "compiling the solver once (the first time on this machine): 50%, about 2 s left" in said

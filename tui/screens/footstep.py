@@ -32,12 +32,10 @@ from textual.widgets import Header, Input, Label, Static
 from core.footstep import FootstepState
 from core.game import Side
 from solvers.advice.footstep import advise
-from solvers.cache import table_path
 from solvers.catalogue import make_player, player_entry, players_for
 from solvers.eta import TimeLeft
-from solvers.footstep import CACHE_VERSION, COMPILED_FROM, FootstepSolution, level_shares, load_solution
+from solvers.footstep import FootstepSolution, level_shares, load_solution
 from solvers.footstep_learning import BidTables, LearnerPlayer, LearningStoppedError
-from solvers.kernels_ready import make_ready
 from solvers.players import tell_game_over
 from tui.config import FOOTSTEP_APP_MAX, FootstepConfig
 from tui.game_life import takebacks_allowed
@@ -77,11 +75,11 @@ def _solved_game(n: int, k: int, progress: Progress) -> tuple[FootstepSolution, 
         words = f"Solving Footstep({n}, {k}) in the background: {done:.0%}" + (f", {eta}" if eta else "")
         progress(round(1000 * done), 1000, words)
 
-    if n * n * (2 * k - 1) >= COMPILED_FROM and not table_path("footstep", {"n": n, "k": k}, CACHE_VERSION).exists():
+    def compiling(share: float, seconds: float) -> None:
         # A solve this large runs compiled kernels: the first time on a machine they compile first, said as such.
-        what = f"Solving Footstep({n}, {k})"
-        make_ready("footstep", lambda share, seconds: progress(*compiling_words(what, share, seconds)))
-    return load_solution(n, k, progress=tell)
+        progress(*compiling_words(f"Solving Footstep({n}, {k})", share, seconds))
+
+    return load_solution(n, k, progress=tell, compiling=compiling)
 
 
 class FootstepScreen(LocalGameScreen[FootstepState]):

@@ -31,12 +31,9 @@ from textual.widgets import Header, Input, Label, Static
 from core.game import Side
 from core.tcg import TcgAction, TcgState
 from solvers.advice.tcg import advise
-from solvers.cache import table_path
 from solvers.catalogue import make_player
 from solvers.eta import TimeLeft
-from solvers.kernels_ready import make_ready
-from solvers.markov import COMPILED_FROM
-from solvers.tcg import ACTIONS, CACHE_VERSION, TcgSolution, load_solution
+from solvers.tcg import ACTIONS, TcgSolution, load_solution
 from tui.config import TCG_APP_MAX_N, TcgConfig, TcgMode
 from tui.game_life import takebacks_allowed
 from tui.local_session import LocalSession
@@ -74,10 +71,11 @@ def _solved_game(n: int, progress: Progress) -> tuple[TcgSolution, str]:
         words = f"Solving n = {n}: {done:.0%}" + (f", {eta}" if eta else "")
         progress(round(1000 * done), 1000, words, (residual, left, eta))
 
-    if (n + 1) ** 2 >= COMPILED_FROM and not table_path("tcg", {"n": n}, CACHE_VERSION).exists():
+    def compiling(share: float, seconds: float) -> None:
         # A solve this large runs compiled kernels: the first time on a machine they compile first, said as such.
-        make_ready("matrix", lambda share, seconds: progress(*compiling_words(f"Solving n = {n}", share, seconds)))
-    solution, source = load_solution(n, progress=tell)
+        progress(*compiling_words(f"Solving n = {n}", share, seconds))
+
+    solution, source = load_solution(n, progress=tell, compiling=compiling)
     solution.certificate  # noqa: B018
     solution.stages  # noqa: B018
     return solution, source

@@ -52,18 +52,12 @@ def _mix_json(mix: dict[int, float]) -> dict[str, float]:
 def load_with_progress(n: int, k: int, use_cache: bool, quiet: bool) -> tuple[FootstepSolution, str]:
     """The solution, saying on a terminal's stderr how far the solve is (the share of its work done and the time
     left), and first, the first time on a machine, the compilation of the solver's kernels."""
-    from solvers.cache import table_path
     from solvers.eta import TimeLeft
-    from solvers.footstep import CACHE_VERSION, COMPILED_FROM, FootstepSolution, level_shares
-    from solvers.kernels_ready import make_ready
+    from solvers.footstep import FootstepSolution, level_shares
 
     with StatusLine() as status:
         if quiet:
             status.live = False
-        if n * n * (2 * k - 1) >= COMPILED_FROM and not (
-            use_cache and table_path("footstep", {"n": n, "k": k}, CACHE_VERSION).exists()
-        ):
-            make_ready("footstep", lambda share, seconds: status.show(compiling_text(share, seconds)))
         shares = level_shares(n, k)  # the share of the work each level count stands for: levels differ a lot
         time_left = TimeLeft()
 
@@ -72,7 +66,13 @@ def load_with_progress(n: int, k: int, use_cache: bool, quiet: bool) -> tuple[Fo
             eta = time_left.text(done)
             status.show(f"solving Footstep({n}, {k}): {done:.0%}" + (f", {eta}" if eta else ""))
 
-        return FootstepSolution.load(n, k, use_cache=use_cache, progress=progress)
+        return FootstepSolution.load(
+            n,
+            k,
+            use_cache=use_cache,
+            progress=progress,
+            compiling=lambda share, seconds: status.show(compiling_text(share, seconds)),
+        )
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:

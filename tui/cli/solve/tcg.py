@@ -27,25 +27,23 @@ def add_commands(solvers: argparse._SubParsersAction[argparse.ArgumentParser]) -
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    from solvers.cache import table_path
     from solvers.eta import TimeLeft
-    from solvers.kernels_ready import make_ready
-    from solvers.markov import COMPILED_FROM
-    from solvers.tcg import CACHE_VERSION, TcgSolution, strategy_table, to_json, value_table
+    from solvers.tcg import TcgSolution, strategy_table, to_json, value_table
 
     with StatusLine() as status:
-        if (args.n + 1) ** 2 >= COMPILED_FROM and (
-            args.no_cache or not table_path("tcg", {"n": args.n}, CACHE_VERSION).exists()
-        ):
-            # The first time on a machine the solver's kernels compile first (seconds): said, not a silent wait.
-            make_ready("matrix", lambda share, seconds: status.show(compiling_text(share, seconds)))
         time_left = TimeLeft()
 
         def progress(step: int, residual: float, left: float) -> None:
             eta = time_left.text(1 - left)
             status.show(f"solving: {1 - left:.0%}" + (f", {eta}" if eta else "") + f", Bellman residual {residual:.1e}")
 
-        solution, source = TcgSolution.load(args.n, use_cache=not args.no_cache, progress=progress)
+        # The first time on a machine the solver's kernels compile first (seconds): said, not a silent wait.
+        solution, source = TcgSolution.load(
+            args.n,
+            use_cache=not args.no_cache,
+            progress=progress,
+            compiling=lambda share, seconds: status.show(compiling_text(share, seconds)),
+        )
     if args.json:
         print(json.dumps(to_json(solution)))
         return 0
