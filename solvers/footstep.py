@@ -33,6 +33,7 @@ from numpy.typing import NDArray
 
 from core.footstep import FootstepPosition, FootstepView, legal_bids
 from core.game import Side
+from solvers import matrix
 from solvers.cache import load_or_build
 from solvers.kernels_ready import Compiling, make_ready
 from solvers.matrix import compile_kernels, exploitability, solve_lp, solve_lp_blocks, undominated
@@ -279,7 +280,7 @@ class FootstepSolution:
 
         def build() -> dict[str, np.ndarray]:
             if n * n * (2 * k - 1) >= COMPILED_FROM:
-                make_ready("footstep", compiling)
+                make_ready("footstep", warm_up_with_matrix, compiling)
             solution = cls.compute(n, k, progress)
             return solution._arrays()
 
@@ -733,6 +734,12 @@ def _footstep_level(
             for j in range(p):
                 mix2[state, j + 1] = ys[j] / total2
     return games
+
+
+def warm_up_with_matrix() -> None:
+    """The matrix games' kernels (``solvers.matrix``) and these: everything a compiled Footstep solve runs."""
+    matrix.warm_up()
+    warm_up()
 
 
 def warm_up() -> None:

@@ -53,9 +53,10 @@ def is_ready(kernels: str) -> bool:
     return _marker(kernels).exists()
 
 
-def make_ready(kernels: str, progress: Compiling | None = None) -> bool:
-    """Compile ``kernels`` now if they are not cached yet, telling ``progress(share, seconds so far)`` every
-    ``TELL_EVERY`` seconds meanwhile; whether there was anything to compile."""
+def make_ready(kernels: str, warm_up: Callable[[], object], progress: Compiling | None = None) -> bool:
+    """Compile ``kernels`` now by calling ``warm_up`` (the solver's own, which compiles or loads them) if they are
+    not cached yet, telling ``progress(share, seconds so far)`` every ``TELL_EVERY`` seconds meanwhile; whether there
+    was anything to compile. The solvers pass their warm-up: this module imports none of them (they import it)."""
     if kernels not in KERNEL_SETS:
         raise ValueError(f"no kernels called {kernels!r}: one of {', '.join(KERNEL_SETS)}")
     if is_ready(kernels):
@@ -73,13 +74,7 @@ def make_ready(kernels: str, progress: Compiling | None = None) -> bool:
     teller = threading.Thread(target=tell, name=f"{kernels}-kernels-compiling", daemon=True)
     teller.start()
     try:
-        from solvers import matrix
-
-        matrix.warm_up()
-        if kernels == "footstep":
-            from solvers import footstep
-
-            footstep.warm_up()
+        warm_up()
     finally:
         done.set()
         teller.join()

@@ -27,6 +27,7 @@ from core.tcg import TcgAction, TcgView
 from solvers.cache import load_or_build
 from solvers.kernels_ready import Compiling, make_ready
 from solvers.markov import COMPILED_FROM, WIN1, WIN2, Certificate, MarkovGame, MarkovSolution, Progress, certify, solve
+from solvers.matrix import warm_up as matrix_warm_up
 from solvers.players import Limit
 
 ACTIONS: tuple[TcgAction, ...] = tuple(TcgAction)  # c, a, d, s: the index order of every array here
@@ -239,7 +240,7 @@ class TcgSolution:
 
         def build() -> dict[str, np.ndarray]:
             if (n + 1) ** 2 >= COMPILED_FROM:
-                make_ready("matrix", compiling)
+                make_ready("matrix", matrix_warm_up, compiling)
             fresh = cls.compute(n, progress=progress).solution
             return {
                 "values": fresh.values,

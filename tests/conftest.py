@@ -241,7 +241,8 @@ _COMPILING: list[subprocess.Popen[bytes]] = []
 COMPILE = {
     "engine": "from solvers.geister_engine import kernel, search; kernel.warm_up(); search.warm_up()",
     # Through kernels_ready, which leaves its markers: the screens then see the kernels compiled, as after a first use.
-    "solvers": "from solvers.kernels_ready import make_ready; make_ready('matrix'); make_ready('footstep')",
+    "solvers": "from solvers import footstep, matrix; from solvers.kernels_ready import make_ready; "
+    "make_ready('matrix', matrix.warm_up); make_ready('footstep', footstep.warm_up_with_matrix)",
 }
 COMPILE_SCRIPT = """
 import sys

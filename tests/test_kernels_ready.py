@@ -48,14 +48,14 @@ def test_make_ready_tells_a_moving_share_then_leaves_a_marker(
             told.set()
 
     assert not kernels_ready.is_ready("footstep")
-    assert kernels_ready.make_ready("footstep", progress)
+    assert kernels_ready.make_ready("footstep", footstep.warm_up_with_matrix, progress)
     assert calls == ["matrix", "footstep"]
     assert shares == sorted(shares) and 0 < shares[-1] <= kernels_ready.MOST
     assert kernels_ready.is_ready("footstep") and not kernels_ready.is_ready("matrix")
-    assert not kernels_ready.make_ready("footstep", progress)  # compiled: nothing to do, nothing told
+    assert not kernels_ready.make_ready("footstep", footstep.warm_up_with_matrix, progress)  # compiled: nothing told
     assert calls == ["matrix", "footstep"]
     with pytest.raises(ValueError, match="no kernels called"):
-        kernels_ready.make_ready("tcg")
+        kernels_ready.make_ready("tcg", matrix.warm_up)
 
 
 def test_the_screens_say_they_compile_the_solver_before_a_large_solve(
@@ -65,7 +65,7 @@ def test_the_screens_say_they_compile_the_solver_before_a_large_solve(
     and the time left, before the solve's own."""
     reports: list[tuple[object, ...]] = []
 
-    def compiled(kernels: str, progress: object) -> bool:
+    def compiled(kernels: str, warm_up: object, progress: object) -> bool:
         progress(0.5, 1.5)  # type: ignore[operator]
         return True
 
@@ -108,7 +108,7 @@ def test_the_solve_commands_compile_the_solver_first_and_say_so(
 
     asked: list[str] = []
 
-    def compiled(kernels: str, progress: object) -> bool:
+    def compiled(kernels: str, warm_up: object, progress: object) -> bool:
         asked.append(kernels)
         progress(0.5, 1.5)  # type: ignore[operator]
         return True
